@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrc: Multipath Reliable Connection (MRC) RDMA transport.
+ *
+ * Module init and exit, in dependency order.
+ */
+#include <linux/module.h>
+#include <rdma/rdma_netlink.h>
+
+#include "mrc.h"
+
+static struct rdma_link_ops mrc_link_ops = {
+	.type = "mrc",
+	.newlink = mrc_dev_newlink,
+};
+
+static int __init mrc_init(void)
+{
+	int err;
+
+	err = mrc_net_init();
+	if (err)
+		return err;
+	err = mrc_netlink_init();
+	if (err) {
+		mrc_net_exit();
+		return err;
+	}
+	rdma_link_register(&mrc_link_ops);
+	pr_info("mrc: loaded, version %s\n", MRC_FW_VERSION);
+	return 0;
+}
+
+static void __exit mrc_exit(void)
+{
+	/* no new devices; an in-flight newlink finishes first */
+	rdma_link_unregister(&mrc_link_ops);
+	/* the notifier stays until no device holds a netdev */
+	mrc_dev_unregister_all();
+	mrc_netlink_exit();
+	mrc_net_exit();
+	pr_info("mrc: unloaded\n");
+}
+
+/* late: ib_core and the netdev stack are up when built in */
+late_initcall(mrc_init);
+module_exit(mrc_exit);
+
+MODULE_AUTHOR("The mrc developers");
+MODULE_DESCRIPTION("MRC (Multipath Reliable Connection) software RDMA transport");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(MRC_FW_VERSION);
+MODULE_ALIAS_RDMA_LINK("mrc");

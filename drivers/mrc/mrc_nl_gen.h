@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/mrc.yaml */
+/* YNL-GEN kernel header */
+
+#ifndef _LINUX_MRC_GEN_H
+#define _LINUX_MRC_GEN_H
+
+#include <net/netlink.h>
+#include <net/genetlink.h>
+
+#include <uapi/linux/mrc.h>
+
+int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+
+extern struct genl_family mrc_nl_family;
+
+#endif /* _LINUX_MRC_GEN_H */

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_device_ops of an mrc device.
+ *
+ * mrc speaks the rxe user ABI (include/uapi/rdma/rdma_user_rxe.h) so that
+ * the stock rdma-core rxe provider drives it: same driver id, same ABI
+ * version. Verbs not implemented yet are left out of the ops table; the IB
+ * core then fails them with -EOPNOTSUPP (README lists them).
+ */
+#include <net/addrconf.h>
+#include <rdma/ib_mad.h>
+
+#include "mrc.h"
+#include "mrc_wire.h"
+
+/* The rxe provider accepts ABI versions 1..2 on 64-bit hosts */
+#define MRC_UVERBS_ABI_VERSION	2
+
+/* The port is active when plane 0 can carry packets. */
+enum ib_port_state mrc_verbs_port_state(struct net_device *ndev)
+{
+	if (ndev && netif_running(ndev) && netif_oper_up(ndev))
+		return IB_PORT_ACTIVE;
+	return IB_PORT_DOWN;
+}
+
+void mrc_verbs_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
+{
+	struct ib_device_attr *attr = &mdev->attr;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->vendor_id = MRC_VENDOR_ID;
+	attr->vendor_part_id = MRC_VENDOR_PART_ID;
+	attr->hw_ver = MRC_HW_REV;
+	/* what ibv_devinfo prints as fw_ver: major.minor.patch, 16 bits each */
+	attr->fw_ver = (u64)MRC_VERSION_MAJOR << 32 |
+		       (u64)MRC_VERSION_MINOR << 16 | MRC_VERSION_PATCH;
+	attr->max_pd = MRC_MAX_PD;
+	attr->max_pkeys = MRC_PORT_PKEY_TBL_LEN;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
+			    ndev->dev_addr);
+	addrconf_addr_eui48((unsigned char *)&mdev->ib_dev.node_guid,
+			    ndev->dev_addr);
+}
+
+static int mrc_query_device(struct ib_device *ibdev,
+			    struct ib_device_attr *attr,
+			    struct ib_udata *udata)
+{
+	if (udata->inlen || udata->outlen)
+		return -EINVAL;
+	*attr = to_mdev(ibdev)->attr;
+	return 0;
+}
+
+static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
+			  struct ib_port_attr *attr)
+{
+	struct mrc_dev *mdev = to_mdev(ibdev);
+	struct net_device *ndev;
+	int err;
+
+	ndev = mrc_dev_netdev_get(mdev);
+	if (!ndev)
+		return -ENODEV;
+
+	/* the core zeroed *attr */
+	attr->state = mrc_verbs_port_state(ndev);
+	if (attr->state == IB_PORT_ACTIVE)
+		attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	else if (dev_get_flags(ndev) & IFF_UP)
+		attr->phys_state = IB_PORT_PHYS_STATE_POLLING;
+	else
+		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = mrc_wire_path_mtu(READ_ONCE(ndev->mtu));
+	if (!attr->active_mtu)
+		attr->active_mtu = IB_MTU_256;
+	attr->gid_tbl_len = MRC_PORT_GID_TBL_LEN;
+	attr->pkey_tbl_len = MRC_PORT_PKEY_TBL_LEN;
+	attr->max_vl_num = 1;
+	dev_put(ndev);
+
+	err = ib_get_eth_speed(ibdev, port_num, &attr->active_speed,
+			       &attr->active_width);
+	return err;
+}
+
+static int mrc_get_port_immutable(struct ib_device *ibdev, u32 port_num,
+				  struct ib_port_immutable *immutable)
+{
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->pkey_tbl_len = MRC_PORT_PKEY_TBL_LEN;
+	immutable->gid_tbl_len = MRC_PORT_GID_TBL_LEN;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+static int mrc_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
+			  u16 *pkey)
+{
+	if (index >= MRC_PORT_PKEY_TBL_LEN)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+static enum rdma_link_layer mrc_get_link_layer(struct ib_device *ibdev,
+					       u32 port_num)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static struct net_device *mrc_get_netdev(struct ib_device *ibdev, u32 port_num)
+{
+	return mrc_dev_netdev_get(to_mdev(ibdev));
+}
+
+static void mrc_get_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%s", MRC_FW_VERSION);
+}
+
+/* Take one of @max slots of @count; false when all are in use. */
+static bool take_slot(atomic_t *count, int max)
+{
+	return atomic_add_unless(count, 1, max);
+}
+
+static int mrc_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibuc->device);
+
+	if (!take_slot(&mdev->num_ucontext, MRC_MAX_UCONTEXT))
+		return -ENOMEM;
+	return 0;
+}
+
+static void mrc_dealloc_ucontext(struct ib_ucontext *ibuc)
+{
+	atomic_dec(&to_mdev(ibuc->device)->num_ucontext);
+}
+
+static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibpd->device);
+
+	if (!take_slot(&mdev->num_pd, MRC_MAX_PD))
+		return -ENOMEM;
+	return 0;
+}
+
+static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	atomic_dec(&to_mdev(ibpd->device)->num_pd);
+	return 0;
+}
+
+static const struct ib_device_ops mrc_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = MRC_UVERBS_ABI_VERSION,
+
+	.alloc_pd = mrc_alloc_pd,
+	.alloc_ucontext = mrc_alloc_ucontext,
+	.dealloc_driver = mrc_dev_dealloc,
+	.dealloc_pd = mrc_dealloc_pd,
+	.dealloc_ucontext = mrc_dealloc_ucontext,
+	.get_dev_fw_str = mrc_get_dev_fw_str,
+	.get_link_layer = mrc_get_link_layer,
+	.get_netdev = mrc_get_netdev,
+	.get_port_immutable = mrc_get_port_immutable,
+	.query_device = mrc_query_device,
+	.query_pkey = mrc_query_pkey,
+	.query_port = mrc_query_port,
+
+	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, mrc_ucontext, ibuc),
+};
+
+/*
+ * .get_netdev instead of ib_device_set_netdev(): the latter publishes the
+ * device in the IB core's netdev hash, where rdma_rxe looks up "its" devices
+ * by RDMA_DRIVER_RXE and would container_of() an mrc device into a struct
+ * rxe_dev. Through .get_netdev the GID table and rdma link still see plane 0.
+ */
+int mrc_verbs_register(struct mrc_dev *mdev, const char *ibdev_name)
+{
+	struct ib_device *dev = &mdev->ib_dev;
+
+	strscpy(dev->node_desc, MRC_NODE_DESC, sizeof(dev->node_desc));
+	dev->node_type = RDMA_NODE_IB_CA;
+	dev->phys_port_cnt = 1;
+	dev->num_comp_vectors = 1;
+	dev->local_dma_lkey = 0;
+	ib_set_device_ops(dev, &mrc_dev_ops);
+	return ib_register_device(dev, ibdev_name, NULL);
+}

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Helpers for the mrc kselftests: KTAP output, network namespaces, waiting.
+# Tests run as root inside the test VM (tests/vm/run) or on any 6.12 host
+# with mrc installed.
+
+KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
+_ktap_n=0 _ktap_fail=0 _ktap_pass=0 _ktap_skip=0
+
+ktap_header() { # ktap_header PLAN
+	echo "KTAP version 1"
+	echo "1..$1"
+}
+ktap_pass() { _ktap_n=$((_ktap_n + 1)); _ktap_pass=$((_ktap_pass + 1)); echo "ok $_ktap_n $*"; }
+ktap_fail() { _ktap_n=$((_ktap_n + 1)); _ktap_fail=$((_ktap_fail + 1)); echo "not ok $_ktap_n $*"; }
+ktap_skip() { _ktap_n=$((_ktap_n + 1)); _ktap_skip=$((_ktap_skip + 1)); echo "ok $_ktap_n $* # SKIP"; }
+ktap_info() { echo "# $*"; }
+ktap_finish() {
+	echo "# Totals: pass:$_ktap_pass fail:$_ktap_fail skip:$_ktap_skip"
+	[ "$_ktap_fail" = 0 ] && exit $KSFT_PASS
+	exit $KSFT_FAIL
+}
+
+# check DESC CMD...: one test result from a command's status; its output is
+# shown (as KTAP diagnostics) only when it fails
+check() {
+	local desc=$1 out rc
+	shift
+	out=$("$@" 2>&1) && rc=0 || rc=$?
+	if [ "$rc" = 0 ]; then
+		ktap_pass "$desc"
+	else
+		ktap_fail "$desc"
+		ktap_info "command: $*  (exit $rc)"
+		[ -z "$out" ] || printf '%s\n' "$out" | tail -15 | sed 's/^/#   /'
+	fi
+	return "$rc"
+}
+
+# check_fails DESC CMD...: passes when CMD fails
+check_fails() {
+	local desc=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		ktap_fail "$desc"
+		ktap_info "command unexpectedly succeeded: $*"
+		return 1
+	fi
+	ktap_pass "$desc"
+}
+
+# wait_for SECS CMD...: poll CMD every 0.1 s until it succeeds
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
+	done
+}
+
+# setup_ns NAME...: fresh namespaces NAME-<pid> with lo up; sets $NAME
+NS_LIST=()
+setup_ns() {
+	local n ns
+	for n in "$@"; do
+		ns=$n-$$
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set lo up
+		NS_LIST+=("$ns")
+		printf -v "$n" '%s' "$ns"
+	done
+}
+cleanup_ns() {
+	local ns
+	for ns in ${NS_LIST[@]+"${NS_LIST[@]}"}; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	NS_LIST=()
+}
+
+require_root() {
+	[ "$(id -u)" = 0 ] || { echo "# needs root"; exit $KSFT_SKIP; }
+}
+
+# the mrc device names rdma(8) knows, one per line
+rdma_devs() { rdma -j dev show | jq -r '.[].ifname'; }
+has_rdma_dev() { rdma_devs | grep -qx "$1"; }

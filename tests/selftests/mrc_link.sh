@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lifecycle of mrc devices, through stock iproute2 rdma and rdma-core tools.
+#
+#   +------------- ns a -------------+      +------------- ns b -------------+
+#   | mrca (rdma link, type mrc)     |      | mrcb (rdma link, type mrc)     |
+#   |   va 10.77.0.1 fd77::1/64  ----+------+---- vb 10.77.0.2 fd77::2/64    |
+#   +--------------------------------+      +--------------------------------+
+#
+# Covers: create, show (rdma, ibv_devices, ibv_devinfo), GIDs, port state
+# following the link, MTU, bad input (duplicate name, netdev already bound,
+# unknown netdev, VLAN), rdma link del, netdev unregister, namespace
+# deletion, module autoload, rmmod with devices present, add/del churn.
+source "$(dirname "$0")/lib.sh"
+require_root
+
+modprobe -q ib_uverbs
+modprobe -q veth
+modprobe -q dummy
+modprobe -q 8021q
+
+ktap_header 28
+trap cleanup_ns EXIT
+setup_ns a b
+ip link add va netns "$a" type veth peer name vb netns "$b"
+ip -n "$a" addr add 10.77.0.1/24 dev va
+ip -n "$a" addr add fd77::1/64 dev va nodad
+ip -n "$b" addr add 10.77.0.2/24 dev vb
+ip -n "$b" addr add fd77::2/64 dev vb nodad
+ip -n "$a" link set va up
+ip -n "$b" link set vb up
+
+port_state() { # DEV -> ACTIVE / DOWN
+	rdma -j link show "$1/1" | jq -r '.[0].state'
+}
+devinfo() { # DEV FIELD -> value column of ibv_devinfo
+	ibv_devinfo -d "$1" | awk -v f="$2:" '$1 == f { print $2; exit }'
+}
+gid_present() { # DEV GID TYPE
+	local d=/sys/class/infiniband/$1/ports/1 g i
+	for g in "$d"/gids/*; do
+		i=${g##*/}
+		[ "$(cat "$g" 2>/dev/null)" = "$2" ] || continue
+		[ "$(cat "$d/gid_attrs/types/$i" 2>/dev/null)" = "$3" ] && return 0
+	done
+	return 1
+}
+
+export -f rdma_devs has_rdma_dev port_state devinfo gid_present wait_for
+
+# -- create
+check "module loads" modprobe mrc
+check "rdma link add mrca in ns a" ip netns exec "$a" rdma link add mrca type mrc netdev va
+check "rdma link add mrcb in ns b" ip netns exec "$b" rdma link add mrcb type mrc netdev vb
+check "rdma link show: mrca on va" \
+	bash -c "ip netns exec $a rdma -j link show mrca/1 | jq -e '.[0].netdev == \"va\"'"
+check "port ACTIVE on both ends" \
+	wait_for 10 bash -c "[ \"\$(rdma -j link show mrca/1 | jq -r '.[0].state')\" = ACTIVE ] &&
+		[ \"\$(rdma -j link show mrcb/1 | jq -r '.[0].state')\" = ACTIVE ]"
+mac=$(ip netns exec "$a" cat /sys/class/net/va/address)
+IFS=: read -r m0 m1 m2 m3 m4 m5 <<<"$mac"
+guid=$(printf '%02x%s%sfffe%s%s%s' $((0x$m0 ^ 2)) "$m1" "$m2" "$m3" "$m4" "$m5")
+check "ibv_devices lists mrca with its EUI-64 node GUID" \
+	bash -c "ibv_devices | awk '\$1 == \"mrca\" { print \$2 }' | grep -qx $guid"
+check "ibv_devinfo opens mrca (rxe provider): PORT_ACTIVE, Ethernet, fw 0.1.0" \
+	bash -c "ibv_devinfo -d mrca | grep -q 'state:.*PORT_ACTIVE' &&
+		ibv_devinfo -d mrca | grep -q 'link_layer:.*Ethernet' &&
+		ibv_devinfo -d mrca | grep -q 'transport:.*InfiniBand' &&
+		ibv_devinfo -d mrca | grep -q 'fw_ver:.*0\.1\.0'"
+check "active_mtu 1024 at netdev MTU 1500" bash -c "[ \"\$(devinfo mrca active_mtu)\" = 1024 ]"
+check "GIDs: RoCE v2 for 10.77.0.1 and fd77::1" \
+	bash -c "wait_for 5 gid_present mrca 0000:0000:0000:0000:0000:ffff:0a4d:0001 'RoCE v2' &&
+		wait_for 5 gid_present mrca fd77:0000:0000:0000:0000:0000:0000:0001 'RoCE v2'"
+
+# -- the port follows the link
+ip -n "$a" link set va mtu 9000
+ip -n "$b" link set vb mtu 9000
+check "active_mtu 4096 at netdev MTU 9000" bash -c "[ \"\$(devinfo mrca active_mtu)\" = 4096 ]"
+ip -n "$b" link set vb down
+check "peer down: port DOWN" wait_for 10 bash -c "[ \"\$(port_state mrca)\" = DOWN ]"
+ip -n "$b" link set vb up
+check "peer up: port ACTIVE again" wait_for 10 bash -c "[ \"\$(port_state mrca)\" = ACTIVE ]"
+
+# -- bad input: a clear error, nothing changed
+before=$(rdma link show)
+ip -n "$a" link add d0 type dummy
+ip -n "$a" link add link d0 name d0.7 type vlan id 7
+err=$(ip netns exec "$a" rdma link add mrca type mrc netdev d0 2>&1)
+check "duplicate name: File exists" bash -c "[[ '$err' == *'File exists'* ]]"
+err=$(ip netns exec "$a" rdma link add mrcx type mrc netdev va 2>&1)
+check "netdev already bound: File exists" bash -c "[[ '$err' == *'File exists'* ]]"
+err=$(ip netns exec "$a" rdma link add mrcx type mrc netdev nosuch0 2>&1)
+check "unknown netdev: No such device" bash -c "[[ '$err' == *'No such device'* ]]"
+err=$(ip netns exec "$a" rdma link add mrcx type mrc netdev d0.7 2>&1)
+check "VLAN netdev: Invalid argument" bash -c "[[ '$err' == *'Invalid argument'* ]]"
+check "bad input changed nothing" bash -c "[ \"\$(rdma link show)\" = '$before' ]"
+check "each refusal explained in the kernel log" \
+	bash -c "dmesg | grep -q 'mrc: cannot create mrcx: va is already bound to mrca' &&
+		dmesg | grep -q 'mrc: cannot create mrca: an RDMA device of that name exists' &&
+		dmesg | grep -q 'mrc: cannot create mrcx: d0.7 is not an Ethernet device'"
+
+# -- removal paths
+check "rdma link del mrca" rdma link del mrca
+check "mrca gone from rdma and ibv_devices" \
+	bash -c "! has_rdma_dev mrca && ! ibv_devices | grep -qw mrca"
+check "va can be bound again after del" ip netns exec "$a" rdma link add mrca type mrc netdev va
+ip netns exec "$a" rdma link add mrcd type mrc netdev d0
+ip -n "$a" link del d0
+check "netdev unregister removes its device" wait_for 10 bash -c "! has_rdma_dev mrcd"
+ip netns del "$b"
+check "namespace deletion removes the device on its netdev" \
+	wait_for 10 bash -c "! has_rdma_dev mrcb && ! has_rdma_dev mrca"
+
+# -- module lifecycle
+ip -n "$a" link add vc type veth peer name vd
+ip -n "$a" link set vc up
+ip netns exec "$a" rdma link add mrcc type mrc netdev vc
+check "rmmod with a device present" rmmod mrc
+check "no mrc device left after rmmod" bash -c "! has_rdma_dev mrcc"
+check "rdma link add autoloads mrc" ip netns exec "$a" rdma link add mrcc type mrc netdev vc
+
+# -- churn: add/del racing link flaps and netdev removal
+(
+	for _ in $(seq 15); do
+		ip -n "$a" link set vd down; ip -n "$a" link set vd up
+	done
+) &
+flapper=$!
+fail=0
+for i in $(seq 15); do
+	ip netns exec "$a" rdma link add mrcz type mrc netdev vd 2>/dev/null || fail=$((fail + 1))
+	ip netns exec "$a" rdma link del mrcz 2>/dev/null || fail=$((fail + 1))
+	[ $((i % 5)) = 0 ] && ip -n "$a" link add "du$i" type dummy &&
+		ip netns exec "$a" rdma link add "mrcu$i" type mrc netdev "du$i" &&
+		ip -n "$a" link del "du$i"
+done
+wait $flapper
+check "15 add/del cycles under link flaps" bash -c "[ $fail = 0 ]"
+check "devices of removed netdevs are gone" \
+	wait_for 10 bash -c "! rdma_devs | grep -q '^mrcu'"
+ktap_finish

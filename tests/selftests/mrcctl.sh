@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrcctl and the "mrc" generic netlink family: device listing per network
+# namespace, JSON output, lookups, clear errors, multi-part dumps.
+#
+#   ns a: mrca on va  <-- veth -->  ns b: mrcb on vb
+source "$(dirname "$0")/lib.sh"
+require_root
+MRCCTL=$(cd "$(dirname "$0")/../../tools/mrcctl" && pwd)/mrcctl
+[ -x "$MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit $KSFT_SKIP; }
+modprobe -q ib_uverbs
+modprobe -q veth
+modprobe -q dummy
+
+ktap_header 13
+trap cleanup_ns EXIT
+setup_ns a b
+ip link add va netns "$a" type veth peer name vb netns "$b"
+ip -n "$a" link set va up
+ip -n "$b" link set vb up
+modprobe mrc
+ip netns exec "$a" rdma link add mrca type mrc netdev va
+ip netns exec "$b" rdma link add mrcb type mrc netdev vb
+A() { ip netns exec "$a" "$MRCCTL" "$@"; }
+B() { ip netns exec "$b" "$MRCCTL" "$@"; }
+export -f A B
+export MRCCTL a b
+
+check "dev show lists the namespace's device" \
+	bash -c "A dev show | grep -q '^mrca: index [0-9]* netdev va state ACTIVE node_guid '"
+check "dev show hides other namespaces' devices" bash -c "! A dev show | grep -q mrcb"
+check "-j: valid JSON with dev, index, netdev, state" \
+	bash -c "A -j dev show | jq -e 'length == 1 and .[0].dev == \"mrca\" and .[0].netdev == \"va\" and .[0].state == \"ACTIVE\"'"
+check "-j -p: pretty JSON parses the same" \
+	bash -c "[ \"\$(A -j -p dev show | jq -c .)\" = \"\$(A -j dev show | jq -c .)\" ]"
+check "index matches rdma dev" \
+	bash -c "[ \"\$(A -j dev show | jq .[0].index)\" = \"\$(rdma -j dev show mrca | jq .[0].ifindex)\" ]"
+check "node_guid matches ibv_devices" \
+	bash -c "[ \"\$(A -j dev show | jq -r .[0].node_guid | tr -d :)\" = \"\$(ibv_devices | awk '\$1 == \"mrca\" { print \$2 }')\" ]"
+check "dev show DEV" bash -c "A dev show mrca | grep -q '^mrca: '"
+err=$(B dev show mrca 2>&1); rc=$?
+check "dev show of another namespace's device: clear error, exit 1" \
+	bash -c "[ $rc = 1 ] && [[ '$err' == *'no such mrc device in this network namespace'* ]]"
+err=$(A dev show nosuch 2>&1); rc=$?
+check "dev show of an unknown device: clear error, exit 1" \
+	bash -c "[ $rc = 1 ] && [[ '$err' == *'Error: nosuch: no such mrc device'* ]]"
+ip -n "$b" link set vb down
+check "state follows the link" wait_for 10 bash -c "A dev show mrca | grep -q 'state DOWN'"
+check "usage error: exit 2 and a hint" \
+	bash -c "A dev frobnicate 2>&1 | grep -q 'Try \"mrcctl help\"'; [ \${PIPESTATUS[0]} = 2 ]"
+
+for i in $(seq 12); do
+	ip -n "$a" link add "d$i" type dummy
+	ip netns exec "$a" rdma link add "mrcd$i" type mrc netdev "d$i"
+done
+check "dump of 13 devices is complete and ordered" \
+	bash -c "[ \"\$(A -j dev show | jq 'length')\" = 13 ] &&
+		A -j dev show | jq -e '[.[].index] == ([.[].index] | sort)'"
+rmmod mrc
+err=$(A dev show 2>&1)
+check "module not loaded: says so" bash -c "[[ '$err' == *'the mrc module is not loaded'* ]]"
+ktap_finish

@@ -1,0 +1,36 @@
+#!/bin/bash
+# tools/ynl-regen.sh: regenerate the netlink code of the mrc family from
+# Documentation/netlink/specs/mrc.yaml with the kernel's own generator
+# (tools/net/ynl/ynl-gen-c.py of the test kernel's source tree, 6.12):
+#   drivers/mrc/mrc_nl_gen.[ch]  policies and ops (kernel)
+#   include/uapi/linux/mrc.h     the uAPI header (kernel and mrcctl)
+# The generated files are committed; `make check` verifies they are current.
+# Usage: tools/ynl-regen.sh [--check]
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+eval "$("$REPO/tests/vm/build-kernel")"
+YNL=$KDIR/tools/net/ynl
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+# a minimal kernel-like tree: the generator validates against
+# ../genetlink.yaml and names the spec relative to the dir with MAINTAINERS
+mkdir -p "$T/Documentation/netlink/specs"
+touch "$T/MAINTAINERS"
+cp "$KDIR"/Documentation/netlink/genetlink*.yaml "$T/Documentation/netlink/"
+cp "$REPO/Documentation/netlink/specs/mrc.yaml" "$T/Documentation/netlink/specs/"
+CHECK=
+[ "${1:-}" = --check ] && CHECK=1
+gen() { # gen MODE KIND FILE
+	local f
+	f=$T/$(basename "$3")
+	timeout 60 python3 "$YNL/ynl-gen-c.py" --mode "$1" \
+		--spec "$T/Documentation/netlink/specs/mrc.yaml" "$2" -o "$f" >/dev/null
+	if [ "$CHECK" ]; then
+		cmp -s "$f" "$REPO/$3" || { echo "ynl-regen: $3 is stale; run tools/ynl-regen.sh" >&2; return 1; }
+	else
+		cp "$f" "$REPO/$3"
+	fi
+}
+gen kernel --source drivers/mrc/mrc_nl_gen.c
+gen kernel --header drivers/mrc/mrc_nl_gen.h
+gen uapi --header include/uapi/linux/mrc.h
