@@ -1,11 +1,198 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * MRC wire format helpers.
+ * MRC wire format: the opcode table, packet parsing, SACK header coding.
  */
 #include <kunit/visibility.h>
+#include <linux/build_bug.h>
+#include <linux/errno.h>
 #include <linux/export.h>
 
 #include "mrc_wire.h"
+
+#define M_SEND	(MRC_H_REQ | MRC_H_METH | MRC_H_PLETH | MRC_H_PAYLOAD)
+#define M_WRITE	(MRC_H_REQ | MRC_H_METH | MRC_H_RETH | MRC_H_PAYLOAD)
+#define M_READ_RESP	(MRC_H_METH | MRC_H_PLETH | MRC_H_PAYLOAD)
+#define M_ATOMIC	(MRC_H_REQ | MRC_H_METH | MRC_H_ATMETH | MRC_H_FIRST | MRC_H_LAST)
+#define M_FL		(MRC_H_FIRST | MRC_H_LAST)
+#define M_UD		(MRC_H_REQ | MRC_H_DETH | MRC_H_PAYLOAD | M_FL)
+
+static const struct mrc_opcode_info mrc_opcodes[256] = {
+	[MRC_OP_SEND_FIRST]	 = { "SEND_FIRST", M_SEND | MRC_H_FIRST },
+	[MRC_OP_SEND_MIDDLE]	 = { "SEND_MIDDLE", M_SEND },
+	[MRC_OP_SEND_LAST]	 = { "SEND_LAST", M_SEND | MRC_H_LAST },
+	[MRC_OP_SEND_LAST_IMM]	 = { "SEND_LAST_IMM", M_SEND | MRC_H_IMMDT | MRC_H_LAST },
+	[MRC_OP_SEND_ONLY]	 = { "SEND_ONLY", M_SEND | M_FL },
+	[MRC_OP_SEND_ONLY_IMM]	 = { "SEND_ONLY_IMM", M_SEND | MRC_H_IMMDT | M_FL },
+	[MRC_OP_WRITE_FIRST]	 = { "WRITE_FIRST", M_WRITE | MRC_H_FIRST },
+	[MRC_OP_WRITE_MIDDLE]	 = { "WRITE_MIDDLE", M_WRITE },
+	[MRC_OP_WRITE_LAST]	 = { "WRITE_LAST", M_WRITE | MRC_H_LAST },
+	[MRC_OP_WRITE_LAST_IMM]	 = { "WRITE_LAST_IMM", M_WRITE | MRC_H_IMMDT | MRC_H_LAST },
+	[MRC_OP_WRITE_ONLY]	 = { "WRITE_ONLY", M_WRITE | M_FL },
+	[MRC_OP_WRITE_ONLY_IMM]	 = { "WRITE_ONLY_IMM", M_WRITE | MRC_H_IMMDT | M_FL },
+	[MRC_OP_READ_REQ]	 = { "READ_REQ", MRC_H_REQ | MRC_H_METH | MRC_H_RETH | M_FL },
+	[MRC_OP_READ_RESP_FIRST] = { "READ_RESP_FIRST", M_READ_RESP | MRC_H_FIRST },
+	[MRC_OP_READ_RESP_MIDDLE] = { "READ_RESP_MIDDLE", M_READ_RESP },
+	[MRC_OP_READ_RESP_LAST]	 = { "READ_RESP_LAST", M_READ_RESP | MRC_H_LAST },
+	[MRC_OP_READ_RESP_ONLY]	 = { "READ_RESP_ONLY", M_READ_RESP | M_FL },
+	[MRC_OP_ACK]		 = { "ACK", MRC_H_AETH },
+	[MRC_OP_ATOMIC_ACK]	 = { "ATOMIC_ACK", MRC_H_AETH | MRC_H_ATMACK },
+	[MRC_OP_CMP_SWAP]	 = { "CMP_SWAP", M_ATOMIC },
+	[MRC_OP_FETCH_ADD]	 = { "FETCH_ADD", M_ATOMIC },
+	[MRC_OP_SEND_LAST_INV]	 = { "SEND_LAST_INV", M_SEND | MRC_H_IETH | MRC_H_LAST },
+	[MRC_OP_SEND_ONLY_INV]	 = { "SEND_ONLY_INV", M_SEND | MRC_H_IETH | M_FL },
+	[MRC_OP_SACK]		 = { "SACK", MRC_H_SETH },
+	[MRC_OP_NACK]		 = { "NACK", MRC_H_NETH },
+	[MRC_OP_PROBE]		 = { "PROBE", MRC_H_PETH },
+	[MRC_OP_UD_SEND_ONLY]	 = { "UD_SEND_ONLY", M_UD },
+	[MRC_OP_UD_SEND_ONLY_IMM] = { "UD_SEND_ONLY_IMM", M_UD | MRC_H_IMMDT },
+};
+
+/* header bit -> length, in wire order after the BTH (TSETH goes after METH) */
+static const u8 mrc_hdr_len_of[] = {
+	[0] = MRC_DETH_LEN,	/* MRC_H_DETH */
+	[1] = MRC_METH_LEN,	/* MRC_H_METH */
+	[2] = MRC_RETH_LEN,	/* MRC_H_RETH */
+	[3] = MRC_PLETH_LEN,	/* MRC_H_PLETH */
+	[4] = MRC_ATMETH_LEN,	/* MRC_H_ATMETH */
+	[5] = MRC_IMMDT_LEN,	/* MRC_H_IMMDT */
+	[6] = MRC_IETH_LEN,	/* MRC_H_IETH */
+	[7] = MRC_AETH_LEN,	/* MRC_H_AETH */
+	[8] = MRC_ATMACK_LEN,	/* MRC_H_ATMACK */
+	[9] = MRC_SETH_LEN + MRC_CCSTATE_LEN,	/* MRC_H_SETH */
+	[10] = MRC_NETH_LEN,	/* MRC_H_NETH */
+	[11] = MRC_PETH_LEN,	/* MRC_H_PETH */
+};
+
+/**
+ * mrc_wire_opcode() - what an opcode carries
+ * @opcode: BTH opcode
+ *
+ * Return: its table entry, or NULL for an opcode mrc does not speak.
+ */
+const struct mrc_opcode_info *mrc_wire_opcode(u8 opcode)
+{
+	const struct mrc_opcode_info *info = &mrc_opcodes[opcode];
+
+	return info->name ? info : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_wire_opcode);
+
+/* Lay the headers out in wire order (the bit order of enum mrc_hdr_mask,
+ * with the TSETH right after the DETH and METH); fills @off and @tseth when
+ * non-NULL. Returns the length from the BTH to the payload.
+ */
+static unsigned int layout(u32 mask, bool ts, u8 *off, u8 *tseth)
+{
+	unsigned int pos = MRC_BTH_LEN, bit;
+
+	BUILD_BUG_ON(MRC_H_DETH != BIT(0) || MRC_H_METH != BIT(1));
+	for (bit = 0; bit < ARRAY_SIZE(mrc_hdr_len_of); bit++) {
+		if (bit == 2 && ts) {
+			if (tseth)
+				*tseth = pos;
+			pos += MRC_TSETH_LEN;
+		}
+		if (!(mask & BIT(bit)))
+			continue;
+		if (off)
+			off[bit] = pos;
+		pos += mrc_hdr_len_of[bit];
+	}
+	return pos;
+}
+
+/**
+ * mrc_wire_hdr_len() - bytes from the start of the BTH to the payload
+ * @opcode: a known opcode (see mrc_wire_opcode())
+ * @ts: BTH.TS is set (a TSETH is present)
+ */
+unsigned int mrc_wire_hdr_len(u8 opcode, bool ts)
+{
+	const struct mrc_opcode_info *info = mrc_wire_opcode(opcode);
+
+	return info ? layout(info->mask, ts, NULL, NULL) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_wire_hdr_len);
+
+/**
+ * mrc_wire_parse() - check a transport packet and find its headers
+ * @pkt: result
+ * @hdr: start of the BTH
+ * @len: bytes from the BTH to the end of the payload (ICRC removed)
+ *
+ * Return: 0; -EPROTONOSUPPORT for an opcode or transport version mrc does
+ * not speak; -EBADMSG for a packet too short for its headers, with a pad
+ * count larger than its payload, or with a payload its opcode does not
+ * carry.
+ */
+int mrc_wire_parse(struct mrc_pkt *pkt, u8 *hdr, u32 len)
+{
+	const struct mrc_opcode_info *info;
+	unsigned int hlen, pad;
+
+	if (len < MRC_BTH_LEN)
+		return -EBADMSG;
+	info = mrc_wire_opcode(mrc_bth_opcode(hdr));
+	if (!info || mrc_bth_tver(hdr))
+		return -EPROTONOSUPPORT;
+	memset(pkt, 0, sizeof(*pkt));
+	hlen = layout(info->mask, mrc_bth_ts(hdr), pkt->off, &pkt->tseth);
+	pad = mrc_bth_pad(hdr);
+	if (len < hlen + pad)
+		return -EBADMSG;
+	if (!(info->mask & MRC_H_PAYLOAD) && len != hlen)
+		return -EBADMSG;
+	pkt->hdr = hdr;
+	pkt->len = len;
+	pkt->opcode = mrc_bth_opcode(hdr);
+	pkt->mask = info->mask;
+	pkt->payload = hlen;
+	pkt->paylen = len - hlen - pad;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_wire_parse);
+
+void mrc_seth_write(u8 *p, const struct mrc_sack *s)
+{
+	u8 *cc = p + MRC_SETH_LEN;
+
+	memset(p, 0, MRC_SETH_LEN + MRC_CCSTATE_LEN);
+	p[0] = (s->mode & 3) << 6 | (s->probe_resp ? 0x20 : 0);
+	put_unaligned_be16((u16)s->ack_psn_offset, p + 2);
+	put_unaligned_be32(s->entropy, p + 4);
+	mrc_put24(p + 13, s->cack_psn);
+	p[16] = (s->cc_type & 0xf) << 4 | (s->cc_flags & 0xf);
+	p[17] = s->mpr;
+	put_unaligned_be16((u16)s->sack_offset, p + 18);
+	put_unaligned_be64(s->bitmap, p + 20);
+	put_unaligned_be16(s->ts_echo, cc);
+	put_unaligned_be16(s->ooo_count & 0x7fff, cc + 2);
+	cc[4] = (s->restore_window ? 0x80 : 0) | (s->rcv_cwnd_pen & 0x7f);
+	mrc_put24(cc + 5, s->rcvd_bytes);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_seth_write);
+
+void mrc_seth_read(const u8 *p, struct mrc_sack *s)
+{
+	const u8 *cc = p + MRC_SETH_LEN;
+
+	s->mode = mrc_seth_mode(p);
+	s->probe_resp = mrc_seth_probe_resp(p);
+	s->ack_psn_offset = mrc_seth_ack_psn_offset(p);
+	s->entropy = mrc_seth_entropy(p);
+	s->cack_psn = mrc_seth_cack_psn(p);
+	s->cc_type = mrc_seth_cc_type(p);
+	s->cc_flags = mrc_seth_cc_flags(p);
+	s->mpr = mrc_seth_mpr(p);
+	s->sack_offset = mrc_seth_sack_offset(p);
+	s->bitmap = mrc_seth_bitmap(p);
+	s->ts_echo = mrc_ccstate_ts_echo(cc);
+	s->ooo_count = mrc_ccstate_ooo(cc);
+	s->restore_window = mrc_ccstate_restore(cc);
+	s->rcv_cwnd_pen = mrc_ccstate_pen(cc);
+	s->rcvd_bytes = mrc_ccstate_rcvd(cc);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_seth_read);
 
 /**
  * mrc_wire_path_mtu() - largest IB MTU whose packets fit a netdev MTU

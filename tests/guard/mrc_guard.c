@@ -31,12 +31,18 @@ static noinline void guard_oob(void)
 
 static noinline void guard_leak(void)
 {
-	char *p = kmalloc(128, GFP_KERNEL);
+	unsigned int i;
+	char *p;
 
-	OPTIMIZER_HIDE_VAR(p);
-	if (p)
-		memset(p, 0x5a, 128);
-	/* the only pointer goes out of scope here */
+	/* Several objects: a stale copy of the last pointer may survive in a
+	 * (cached) stack that kmemleak scans, the earlier ones cannot.
+	 */
+	for (i = 0; i < 8; i++) {
+		p = kmalloc(64 + 8 * i, GFP_KERNEL);
+		OPTIMIZER_HIDE_VAR(p);
+		if (p)
+			memset(p, 0x5a, 64 + 8 * i);
+	}
 }
 
 static int __init guard_init(void)

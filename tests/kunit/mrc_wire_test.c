@@ -1,10 +1,317 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: MRC wire format helpers.
+ * KUnit: MRC wire format - every opcode round-trips through the header
+ * accessors and the parser; malformed packets are refused; path MTU.
  */
 #include <kunit/test.h>
+#include <linux/random.h>
 
 #include "mrc_wire.h"
+
+/* the wire order, written down independently of mrc_wire.c */
+static const struct {
+	u32 h;
+	u8 len;
+} order[] = {
+	{ MRC_H_DETH, 8 }, { MRC_H_METH, 4 }, { 0, 4 /* TSETH slot */ },
+	{ MRC_H_RETH, 16 }, { MRC_H_PLETH, 8 }, { MRC_H_ATMETH, 28 },
+	{ MRC_H_IMMDT, 4 }, { MRC_H_IETH, 4 }, { MRC_H_AETH, 4 },
+	{ MRC_H_ATMACK, 8 }, { MRC_H_SETH, 36 }, { MRC_H_NETH, 20 },
+	{ MRC_H_PETH, 16 },
+};
+
+struct fields {
+	u32 qpn, psn, rkey, len, off, qkey, sqp, msn, entropy, ieth;
+	u16 pkey, rqmsn, meth_msn, ts, probe;
+	u64 va, swap, comp, orig;
+	__be32 imm;
+	u8 flags8, syn, reason;
+	struct mrc_sack sack;
+};
+
+static void random_fields(struct fields *f)
+{
+	get_random_bytes(f, sizeof(*f));
+	f->qpn &= 0xffffff;
+	f->psn &= 0xffffff;
+	f->msn &= 0xffffff;
+	f->sqp &= 0xffffff;
+	f->flags8 &= MRC_BTH_ACKREQ | MRC_BTH_RTX;
+	f->sack.mode = get_random_u32_below(3);
+	f->sack.probe_resp = get_random_u32_below(2);
+	f->sack.cack_psn &= 0xffffff;
+	f->sack.cc_type &= 0xf;
+	f->sack.cc_flags &= 0xf;
+	f->sack.ooo_count &= 0x7fff;
+	f->sack.restore_window = get_random_u32_below(2);
+	f->sack.rcv_cwnd_pen &= 0x7f;
+	f->sack.rcvd_bytes &= 0xffffff;
+}
+
+/* write header @h at @p */
+static void put_hdr(u8 *p, u32 h, const struct fields *f)
+{
+	if (h == MRC_H_DETH)
+		mrc_deth_set(p, f->qkey, f->sqp);
+	else if (h == MRC_H_METH)
+		mrc_meth_set(p, f->rqmsn, f->meth_msn);
+	else if (h == MRC_H_RETH)
+		mrc_reth_set(p, f->va, f->rkey, f->len);
+	else if (h == MRC_H_PLETH)
+		mrc_pleth_set(p, f->off, f->len);
+	else if (h == MRC_H_ATMETH)
+		mrc_atmeth_set(p, f->va, f->rkey, f->swap, f->comp);
+	else if (h == MRC_H_IMMDT)
+		mrc_immdt_set(p, f->imm);
+	else if (h == MRC_H_IETH)
+		mrc_ieth_set(p, f->ieth);
+	else if (h == MRC_H_AETH)
+		mrc_aeth_set(p, f->syn, f->msn);
+	else if (h == MRC_H_ATMACK)
+		mrc_atmack_set(p, f->orig);
+	else if (h == MRC_H_SETH)
+		mrc_seth_write(p, &f->sack);
+	else if (h == MRC_H_NETH)
+		mrc_neth_set(p, f->reason, f->entropy, f->psn, f->ts);
+	else if (h == MRC_H_PETH)
+		mrc_peth_set(p, f->probe, f->ts);
+}
+
+static void check_sack(struct kunit *test, const struct mrc_sack *a,
+		       const struct mrc_sack *b)
+{
+	KUNIT_EXPECT_EQ(test, a->mode, b->mode);
+	KUNIT_EXPECT_EQ(test, a->probe_resp, b->probe_resp);
+	KUNIT_EXPECT_EQ(test, a->ack_psn_offset, b->ack_psn_offset);
+	KUNIT_EXPECT_EQ(test, a->entropy, b->entropy);
+	KUNIT_EXPECT_EQ(test, a->cack_psn, b->cack_psn);
+	KUNIT_EXPECT_EQ(test, a->cc_type, b->cc_type);
+	KUNIT_EXPECT_EQ(test, a->cc_flags, b->cc_flags);
+	KUNIT_EXPECT_EQ(test, a->mpr, b->mpr);
+	KUNIT_EXPECT_EQ(test, a->sack_offset, b->sack_offset);
+	KUNIT_EXPECT_EQ(test, a->bitmap, b->bitmap);
+	KUNIT_EXPECT_EQ(test, a->ts_echo, b->ts_echo);
+	KUNIT_EXPECT_EQ(test, a->ooo_count, b->ooo_count);
+	KUNIT_EXPECT_EQ(test, a->restore_window, b->restore_window);
+	KUNIT_EXPECT_EQ(test, a->rcv_cwnd_pen, b->rcv_cwnd_pen);
+	KUNIT_EXPECT_EQ(test, a->rcvd_bytes, b->rcvd_bytes);
+}
+
+static void check_hdr(struct kunit *test, const u8 *p, u32 h, const struct fields *f)
+{
+	struct mrc_sack s;
+
+	switch (h) {
+	case MRC_H_DETH:
+		KUNIT_EXPECT_EQ(test, f->qkey, mrc_deth_qkey(p));
+		KUNIT_EXPECT_EQ(test, f->sqp, mrc_deth_sqp(p));
+		break;
+	case MRC_H_METH:
+		KUNIT_EXPECT_EQ(test, f->rqmsn, mrc_meth_rqmsn(p));
+		KUNIT_EXPECT_EQ(test, f->meth_msn, mrc_meth_msn(p));
+		break;
+	case MRC_H_RETH:
+		KUNIT_EXPECT_EQ(test, f->va, mrc_reth_va(p));
+		KUNIT_EXPECT_EQ(test, f->rkey, mrc_reth_rkey(p));
+		KUNIT_EXPECT_EQ(test, f->len, mrc_reth_len(p));
+		break;
+	case MRC_H_PLETH:
+		KUNIT_EXPECT_EQ(test, f->off, mrc_pleth_offset(p));
+		KUNIT_EXPECT_EQ(test, f->len, mrc_pleth_len(p));
+		break;
+	case MRC_H_ATMETH:
+		KUNIT_EXPECT_EQ(test, f->va, mrc_atmeth_va(p));
+		KUNIT_EXPECT_EQ(test, f->rkey, mrc_atmeth_rkey(p));
+		KUNIT_EXPECT_EQ(test, f->swap, mrc_atmeth_swap_add(p));
+		KUNIT_EXPECT_EQ(test, f->comp, mrc_atmeth_comp(p));
+		break;
+	case MRC_H_IMMDT:
+		KUNIT_EXPECT_EQ(test, (__force u32)f->imm, (__force u32)mrc_immdt(p));
+		break;
+	case MRC_H_IETH:
+		KUNIT_EXPECT_EQ(test, f->ieth, mrc_ieth_rkey(p));
+		break;
+	case MRC_H_AETH:
+		KUNIT_EXPECT_EQ(test, f->syn, mrc_aeth_syn(p));
+		KUNIT_EXPECT_EQ(test, f->msn, mrc_aeth_msn(p));
+		break;
+	case MRC_H_ATMACK:
+		KUNIT_EXPECT_EQ(test, f->orig, mrc_atmack_orig(p));
+		break;
+	case MRC_H_SETH:
+		mrc_seth_read(p, &s);
+		check_sack(test, &s, &f->sack);
+		break;
+	case MRC_H_NETH:
+		KUNIT_EXPECT_EQ(test, f->reason, mrc_neth_reason(p));
+		KUNIT_EXPECT_EQ(test, f->entropy, mrc_neth_entropy(p));
+		KUNIT_EXPECT_EQ(test, f->psn, mrc_neth_psn(p));
+		KUNIT_EXPECT_EQ(test, f->ts, mrc_neth_ts_echo(p));
+		break;
+	case MRC_H_PETH:
+		KUNIT_EXPECT_EQ(test, f->probe, mrc_peth_probe_id(p));
+		KUNIT_EXPECT_EQ(test, f->ts, mrc_peth_ts(p));
+		break;
+	}
+}
+
+/* Build a packet of @opcode by the independent layout, parse, read back. */
+static void roundtrip(struct kunit *test, u8 opcode, bool ts, u32 paylen)
+{
+	const struct mrc_opcode_info *info = mrc_wire_opcode(opcode);
+	u8 *buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	unsigned int pos = MRC_BTH_LEN, i, pad = 0;
+	struct mrc_sack zero = {};
+	struct fields f;
+	struct mrc_pkt pkt;
+
+	KUNIT_ASSERT_NOT_NULL(test, info);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	random_fields(&f);
+	if (!(info->mask & MRC_H_PAYLOAD))
+		paylen = 0;
+	pad = (4 - paylen % 4) % 4;
+	mrc_bth_init(buf, opcode, f.flags8 | (ts ? MRC_BTH_TS : 0), f.qpn & 1,
+		     pad, f.pkey, f.qpn, f.psn);
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		if (!order[i].h) {
+			if (ts) {
+				mrc_tseth_set(buf + pos, f.ts);
+				pos += MRC_TSETH_LEN;
+			}
+			continue;
+		}
+		if (!(info->mask & order[i].h))
+			continue;
+		put_hdr(buf + pos, order[i].h, &f);
+		pos += order[i].len;
+	}
+	KUNIT_EXPECT_EQ(test, pos, mrc_wire_hdr_len(opcode, ts));
+	memset(buf + pos, 0xa5, paylen + pad);
+
+	KUNIT_ASSERT_EQ_MSG(test, 0, mrc_wire_parse(&pkt, buf, pos + paylen + pad),
+			    "%s ts=%d", info->name, ts);
+	KUNIT_EXPECT_EQ(test, opcode, pkt.opcode);
+	KUNIT_EXPECT_EQ(test, info->mask, pkt.mask);
+	KUNIT_EXPECT_EQ(test, pos, pkt.payload);
+	KUNIT_EXPECT_EQ(test, paylen, pkt.paylen);
+	KUNIT_EXPECT_EQ(test, f.qpn, mrc_bth_qpn(buf));
+	KUNIT_EXPECT_EQ(test, f.psn, mrc_bth_psn(buf));
+	KUNIT_EXPECT_EQ(test, f.pkey, mrc_bth_pkey(buf));
+	KUNIT_EXPECT_EQ(test, pad, mrc_bth_pad(buf));
+	KUNIT_EXPECT_EQ(test, !!(f.qpn & 1), mrc_bth_se(buf));
+	KUNIT_EXPECT_EQ(test, !!(f.flags8 & MRC_BTH_ACKREQ), mrc_bth_ackreq(buf));
+	KUNIT_EXPECT_EQ(test, !!(f.flags8 & MRC_BTH_RTX), mrc_bth_rtx(buf));
+	KUNIT_EXPECT_EQ(test, ts, mrc_bth_ts(buf));
+	KUNIT_EXPECT_EQ(test, 0, mrc_bth_tver(buf));
+	if (ts)
+		KUNIT_EXPECT_EQ(test, f.ts, mrc_tseth_ts(buf + pkt.tseth));
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (order[i].h && (info->mask & order[i].h))
+			check_hdr(test, mrc_pkt_hdr(&pkt, order[i].h), order[i].h, &f);
+	/* an all-zero SACK reads back as zero too */
+	if (info->mask & MRC_H_SETH) {
+		mrc_seth_write(buf + 64, &zero);
+		check_hdr(test, buf + 64, MRC_H_SETH, &(struct fields){});
+	}
+}
+
+static void every_opcode_roundtrips(struct kunit *test)
+{
+	unsigned int op, n = 0;
+
+	for (op = 0; op < 256; op++) {
+		if (!mrc_wire_opcode(op))
+			continue;
+		n++;
+		roundtrip(test, op, false, 37);
+		roundtrip(test, op, true, 64);
+		roundtrip(test, op, false, 0);
+	}
+	/* 6 SEND + 6 WRITE + 5 READ + ACK + 2 ATOMIC + ATOMIC_ACK + 2 INV +
+	 * SACK + NACK + PROBE + 2 UD
+	 */
+	KUNIT_EXPECT_EQ(test, 28, n);
+}
+
+static void mrc_opcodes_mark_mrc(struct kunit *test)
+{
+	unsigned int op;
+
+	for (op = 0; op < 256; op++) {
+		const struct mrc_opcode_info *info = mrc_wire_opcode(op);
+
+		if (!info || (info->mask & MRC_H_DETH))
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, 0x6, op >> 5, "%s", info->name);
+	}
+	/* MRC 1.0 code points */
+	KUNIT_EXPECT_STREQ(test, "WRITE_FIRST", mrc_wire_opcode(0xc6)->name);
+	KUNIT_EXPECT_STREQ(test, "WRITE_ONLY_IMM", mrc_wire_opcode(0xcb)->name);
+	KUNIT_EXPECT_STREQ(test, "ACK", mrc_wire_opcode(0xd1)->name);
+	KUNIT_EXPECT_STREQ(test, "SACK", mrc_wire_opcode(0xdc)->name);
+	KUNIT_EXPECT_STREQ(test, "NACK", mrc_wire_opcode(0xdd)->name);
+	KUNIT_EXPECT_STREQ(test, "PROBE", mrc_wire_opcode(0xde)->name);
+}
+
+static void parse_refuses_malformed(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+	unsigned int hlen = mrc_wire_hdr_len(MRC_OP_WRITE_ONLY, false);
+	struct mrc_pkt pkt;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* unknown opcodes: RC SEND_FIRST, a hole in the MRC range */
+	mrc_bth_init(buf, 0x00, 0, false, 0, 0xffff, 1, 1);
+	KUNIT_EXPECT_EQ(test, -EPROTONOSUPPORT, mrc_wire_parse(&pkt, buf, 64));
+	mrc_bth_init(buf, 0xd5, 0, false, 0, 0xffff, 1, 1);
+	KUNIT_EXPECT_EQ(test, -EPROTONOSUPPORT, mrc_wire_parse(&pkt, buf, 64));
+	/* transport version other than 0 */
+	mrc_bth_init(buf, MRC_OP_WRITE_ONLY, 0, false, 0, 0xffff, 1, 1);
+	buf[1] |= 1;
+	KUNIT_EXPECT_EQ(test, -EPROTONOSUPPORT, mrc_wire_parse(&pkt, buf, hlen));
+	buf[1] &= ~1;
+	/* shorter than a BTH, than its headers */
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_parse(&pkt, buf, 11));
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_parse(&pkt, buf, hlen - 1));
+	KUNIT_EXPECT_EQ(test, 0, mrc_wire_parse(&pkt, buf, hlen));
+	KUNIT_EXPECT_EQ(test, 0, pkt.paylen);
+	/* TS set: four more header bytes needed */
+	mrc_bth_set_flags8(buf, MRC_BTH_TS, 0);
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_parse(&pkt, buf, hlen + 3));
+	KUNIT_EXPECT_EQ(test, 0, mrc_wire_parse(&pkt, buf, hlen + 4));
+	mrc_bth_set_flags8(buf, 0, MRC_BTH_TS);
+	/* pad count beyond the payload */
+	mrc_bth_init(buf, MRC_OP_WRITE_ONLY, 0, false, 3, 0xffff, 1, 1);
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_parse(&pkt, buf, hlen + 2));
+	KUNIT_EXPECT_EQ(test, 0, mrc_wire_parse(&pkt, buf, hlen + 4));
+	KUNIT_EXPECT_EQ(test, 1, pkt.paylen);
+	/* payload on an opcode without one */
+	mrc_bth_init(buf, MRC_OP_ACK, 0, false, 0, 0xffff, 1, 1);
+	hlen = mrc_wire_hdr_len(MRC_OP_ACK, false);
+	KUNIT_EXPECT_EQ(test, 0, mrc_wire_parse(&pkt, buf, hlen));
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_parse(&pkt, buf, hlen + 4));
+}
+
+static void bth_fields_are_independent(struct kunit *test)
+{
+	u8 b[MRC_BTH_LEN];
+
+	mrc_bth_init(b, MRC_OP_WRITE_MIDDLE, MRC_BTH_RTX, false, 0, 0xffff,
+		     0xffffff, 0xffffff);
+	KUNIT_EXPECT_TRUE(test, mrc_bth_rtx(b));
+	KUNIT_EXPECT_FALSE(test, mrc_bth_ackreq(b));
+	KUNIT_EXPECT_FALSE(test, mrc_bth_ts(b));
+	KUNIT_EXPECT_EQ(test, 0xffffff, mrc_bth_qpn(b));
+	KUNIT_EXPECT_EQ(test, 0xffffff, mrc_bth_psn(b));
+	mrc_bth_set_flags8(b, MRC_BTH_ACKREQ, MRC_BTH_RTX);
+	KUNIT_EXPECT_FALSE(test, mrc_bth_rtx(b));
+	KUNIT_EXPECT_TRUE(test, mrc_bth_ackreq(b));
+	KUNIT_EXPECT_EQ(test, 0xffffff, mrc_bth_psn(b));
+	/* reserved bits stay clear whatever the caller passes */
+	mrc_bth_init(b, MRC_OP_ACK, 0xff, false, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, 0, b[8] & MRC_BTH_RESV8);
+}
 
 static void path_mtu_common(struct kunit *test)
 {
@@ -45,6 +352,10 @@ static void path_mtu_fits(struct kunit *test)
 }
 
 static struct kunit_case mrc_wire_cases[] = {
+	KUNIT_CASE(every_opcode_roundtrips),
+	KUNIT_CASE(mrc_opcodes_mark_mrc),
+	KUNIT_CASE(parse_refuses_malformed),
+	KUNIT_CASE(bth_fields_are_independent),
 	KUNIT_CASE(path_mtu_common),
 	KUNIT_CASE(path_mtu_edges),
 	KUNIT_CASE(path_mtu_fits),
