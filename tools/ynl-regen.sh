@@ -10,6 +10,9 @@ set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 eval "$("$REPO/tests/vm/build-kernel")"
 YNL=$KDIR/tools/net/ynl
+# Debian's python3, whose yaml and jsonschema modules tests/vm/setup installs
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # a minimal kernel-like tree: the generator validates against
@@ -23,7 +26,7 @@ CHECK=
 gen() { # gen MODE KIND FILE
 	local f
 	f=$T/$(basename "$3")
-	timeout 60 python3 "$YNL/ynl-gen-c.py" --mode "$1" \
+	timeout 60 "$PY" "$YNL/ynl-gen-c.py" --mode "$1" \
 		--spec "$T/Documentation/netlink/specs/mrc.yaml" "$2" -o "$f" >/dev/null
 	if [ "$CHECK" ]; then
 		cmp -s "$f" "$REPO/$3" || { echo "ynl-regen: $3 is stale; run tools/ynl-regen.sh" >&2; return 1; }
