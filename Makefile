@@ -22,7 +22,7 @@ W ?= 1
 # Debian's own kernel: the newest installed 6.12 headers
 DISTRO_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.12*-amd64))))
 
-.PHONY: all modules distro mrcctl kernel check demo sparse setup clean help
+.PHONY: all modules distro mrcctl kernel check demo sparse setup clean help bench
 
 all: modules mrcctl
 
@@ -52,6 +52,9 @@ check:
 
 demo:
 	@tests/demo
+
+bench:
+	@tests/bench/run
 
 clean:
 	rm -rf build .vm-out

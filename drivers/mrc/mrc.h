@@ -10,9 +10,16 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
+#include <uapi/rdma/rdma_user_rxe.h>
 
 #include "mrc_param.h"
+#include "mrc_psn.h"
+#include "mrc_wire.h"
 
 /**
  * struct mrc_dev - one mrc RDMA device
@@ -27,6 +34,11 @@
  * @num_ucontext: user contexts open on the device
  * @num_pd: protection domains allocated on the device
  * @list: entry in the module's device list (mrc_dev_list_lock)
+ * @qp_xa: QPs by number (QP1 is the GSI QP); lookups under RCU
+ * @mr_xa: MRs by key index (key >> 8); lookups under RCU
+ * @ah_xa: AHs by number, for the AH numbers user UD WQEs carry
+ * @srq_xa: SRQ numbers reported to userspace
+ * @stats: per-CPU counters (enum mrc_counter)
  */
 struct mrc_dev {
 	struct ib_device ib_dev;
@@ -38,7 +50,317 @@ struct mrc_dev {
 	atomic_t num_ucontext;
 	atomic_t num_pd;
 	struct list_head list;
+	struct xarray qp_xa;
+	struct xarray mr_xa;
+	struct xarray ah_xa;
+	struct xarray srq_xa;
+	u32 qp_next;
+	u32 mr_next;
+	u32 ah_next;
+	u32 srq_next;
+	struct mrc_stats __percpu *stats;
 };
+
+/* Device counters, shown by `rdma statistic show link DEV/1` */
+enum mrc_counter {
+	MRC_CNT_TX_PKTS,
+	MRC_CNT_TX_BYTES,
+	MRC_CNT_RX_PKTS,
+	MRC_CNT_RX_BYTES,
+	MRC_CNT_RETRANS,
+	MRC_CNT_TIMEOUTS,
+	MRC_CNT_ACK_TX,
+	MRC_CNT_ACK_RX,
+	MRC_CNT_SACK_TX,
+	MRC_CNT_SACK_RX,
+	MRC_CNT_NACK_TX,
+	MRC_CNT_NACK_RX,
+	MRC_CNT_RNR_TX,
+	MRC_CNT_RNR_RX,
+	MRC_CNT_DUP,
+	MRC_CNT_OOO,
+	MRC_CNT_ICRC_ERR,
+	MRC_CNT_MALFORMED,
+	MRC_CNT_NO_QP,
+	MRC_CNT_RKEY_ERR,
+	MRC_CNT_BOUNDS_ERR,
+	MRC_CNT_RETRY_EXC,
+	MRC_CNT_RX_DROP,
+	MRC_CNT_TX_ERR,
+	MRC_NUM_COUNTERS
+};
+
+struct mrc_stats {
+	u64 c[MRC_NUM_COUNTERS];
+};
+
+static inline void mrc_count(struct mrc_dev *mdev, enum mrc_counter c, u64 n)
+{
+	this_cpu_add(mdev->stats->c[c], n);
+}
+
+/**
+ * struct mrc_queue - a ring shared with userspace in the rxe layout
+ * @buf: header (indices) + slots; vmalloc_user() memory
+ * @size: bytes of @buf, page aligned
+ * @log2_elem: log2 of the slot size
+ * @mask: slots - 1
+ * @idx: the index the kernel owns (CQ: producer, SQ/RQ/SRQ: consumer)
+ * @entry: mmap entry of a user queue, NULL for a kernel queue
+ *
+ * The kernel never trusts an index it reads from @buf: it masks it.
+ */
+struct mrc_queue {
+	struct rxe_queue_buf *buf;
+	size_t size;
+	u32 log2_elem;
+	u32 mask;
+	u32 idx;
+	struct rdma_user_mmap_entry *entry;
+};
+
+struct mrc_mmap_entry {
+	struct rdma_user_mmap_entry rdma;
+	void *buf;
+};
+
+/* where packets of a QP or an AH go: IP addresses from the GIDs */
+struct mrc_av {
+	u8 family;			/* AF_INET or AF_INET6 */
+	u8 tclass;
+	u8 hop_limit;
+	u16 sport;			/* UDP source port (entropy) */
+	u32 flow_label;
+	struct in6_addr saddr;		/* v4-mapped for IPv4 */
+	struct in6_addr daddr;
+};
+
+/* a packet on its way out carries its destination in skb->cb */
+static inline struct mrc_av *mrc_skb_av(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_av) > sizeof(skb->cb));
+	return (struct mrc_av *)skb->cb;
+}
+
+struct mrc_ah {
+	struct ib_ah ibah;
+	struct rdma_ah_attr attr;
+	struct mrc_av av;
+	u32 ah_num;
+};
+
+enum mrc_mr_type {
+	MRC_MR_DMA,			/* kernel virtual addresses */
+	MRC_MR_USER,			/* pinned user memory */
+	MRC_MR_FAST,			/* fast registration (kernel ULPs) */
+};
+
+struct mrc_mr {
+	struct ib_mr ibmr;
+	enum mrc_mr_type type;
+	bool valid;			/* FAST: registered and not invalidated */
+	int access;
+	u64 iova;
+	u64 length;
+	u32 key;
+	struct ib_umem *umem;
+	struct page **pages;		/* USER */
+	unsigned int npages;
+	unsigned int first_off;		/* USER: offset of iova in pages[0] */
+	u64 *fpages;			/* FAST: page addresses */
+	unsigned int nfpages;
+	unsigned int max_fpages;
+	unsigned int page_size;
+};
+
+struct mrc_cq {
+	struct ib_cq ibcq;
+	struct mrc_queue q;
+	spinlock_t lock;		/* producer side and notify */
+	spinlock_t poll_lock;		/* kernel consumers */
+	bool is_user;
+	u8 notify;
+	struct work_struct notify_work;
+};
+
+struct mrc_srq {
+	struct ib_srq ibsrq;
+	struct mrc_queue q;
+	spinlock_t lock;		/* consumer side */
+	spinlock_t post_lock;		/* kernel producers */
+	bool is_user;
+	u32 max_sge;
+	u32 limit;
+	u32 srq_num;
+};
+
+/* The requester's view of one fetched send WQE (kernel copy) */
+struct mrc_swqe {
+	u32 first_psn;
+	u32 npkts;			/* PSNs it uses (0: local op, UD) */
+	u32 sent;			/* packets sent once */
+	u32 length;
+	u16 msn;
+	u16 rqmsn;
+	u8 opcode;			/* IB_WR_* */
+	bool done;			/* nothing left on the wire */
+	bool rd_atomic;			/* counts against max_rd_atomic */
+	u8 status;			/* ib_wc_status of its completion */
+	u64 atomic_orig;
+};
+
+/* Per-PSN requester state */
+enum {
+	MRC_TX_ACKED	= BIT(0),
+	MRC_TX_LOST	= BIT(1),	/* queued for retransmission */
+	MRC_TX_RTXED	= BIT(2),	/* retransmitted at least once */
+	MRC_TX_RD	= BIT(3),	/* READ response or atomic: acked by data */
+};
+
+#define MRC_TX_WIN	1024		/* PSNs in flight per QP */
+#define MRC_RX_WIN	1024		/* responder PSN window (MPR) */
+#define MRC_RMSG_MAX	64		/* receive messages open at once */
+#define MRC_RD_MAX	16		/* atomic results remembered */
+#define MRC_PARK_MAX	64		/* READ/ATOMIC requests waiting */
+
+struct mrc_req {
+	u32 next_idx;			/* next SQ slot to fetch */
+	u32 cur_idx;			/* WQE being sent first time */
+	bool cur_valid;
+	u32 snd_nxt;
+	u32 snd_una;
+	u16 msn;
+	u16 rqmsn;
+	u32 rd_outstanding;
+	u32 nlost;
+	u8 retry_left;
+	u8 rnr_left;
+	unsigned long progress;		/* jiffies of the last progress */
+	unsigned long rnr_until;	/* no sending before (jiffies) */
+	bool rnr_wait;
+	u32 srtt_us;
+	u32 rttvar_us;
+	u8 *txs;			/* MRC_TX_WIN flags */
+	u32 *sent_us;			/* MRC_TX_WIN send times */
+	void *copies;			/* slots of the SQ, kernel copies */
+	struct mrc_swqe *meta;
+	u32 ud_psn;
+	u32 since_ackreq;
+	unsigned long rto_deadline;	/* jiffies */
+};
+
+/* A receive message the responder is filling (in RQMSN order) */
+struct mrc_rmsg {
+	bool last_seen;
+	bool solicited;
+	bool has_imm;
+	bool has_inv;
+	bool write_imm;
+	u8 status;
+	u32 last_psn;
+	u32 byte_len;
+	__be32 imm;
+	u32 inv_rkey;
+};
+
+struct mrc_rd_req {
+	u32 psn;
+	u8 opcode;
+	u64 va;
+	u32 rkey;
+	u32 len;
+	u64 swap;
+	u64 comp;
+};
+
+struct mrc_atomic_res {
+	u32 psn;
+	bool valid;
+	u64 orig;
+};
+
+struct mrc_resp {
+	struct mrc_psn_win win;
+	u16 msn_done;			/* next RQMSN to complete */
+	u16 nfetched;			/* open receive messages */
+	struct mrc_rmsg rmsg[MRC_RMSG_MAX];
+	void *rcopies;			/* MRC_RMSG_MAX receive WQE copies */
+	u32 rslot;			/* slot of msn_done in rmsg/rcopies */
+	struct mrc_rd_req parked[MRC_PARK_MAX];
+	u32 nparked;
+	struct mrc_atomic_res ares[MRC_RD_MAX];
+	u32 ares_next;
+	u32 unacked;
+	u32 completed;			/* messages completed (AETH MSN) */
+};
+
+struct mrc_qp {
+	struct ib_qp ibqp;
+	struct mrc_dev *mdev;
+	spinlock_t lock;		/* all engine state below */
+	spinlock_t sq_post_lock;	/* kernel producers of the SQ */
+	spinlock_t rq_post_lock;	/* kernel producers of the RQ */
+	enum ib_qp_state state;
+	bool is_user;
+	bool dying;
+	bool sig_all;
+	struct mrc_queue sq;
+	struct mrc_queue rq;
+	u32 sq_elem;
+	u32 rq_elem;
+	u32 max_send_sge;
+	u32 max_inline;
+	u32 max_recv_sge;
+	struct mrc_srq *srq;
+	struct mrc_cq *scq;
+	struct mrc_cq *rcq;
+	struct ib_qp_attr attr;
+	struct rdma_ah_attr ah_attr;
+	struct mrc_av av;
+	u32 mtu;
+	struct dst_cache dst_cache;
+	struct mrc_req req;
+	struct mrc_resp resp;
+	struct timer_list timer;
+	struct work_struct work;
+};
+
+static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct mrc_qp, ibqp);
+}
+
+static inline struct mrc_cq *to_mcq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct mrc_cq, ibcq);
+}
+
+static inline struct mrc_mr *to_mmr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct mrc_mr, ibmr);
+}
+
+static inline struct mrc_srq *to_msrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct mrc_srq, ibsrq);
+}
+
+static inline struct mrc_ah *to_mah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct mrc_ah, ibah);
+}
+
+/* a received packet, parsed; lives in skb->cb while the engines run */
+static inline struct mrc_pkt *mrc_skb_pkt(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_pkt) > sizeof(skb->cb));
+	return (struct mrc_pkt *)skb->cb;
+}
+
+static inline void *mrc_queue_slot(const struct mrc_queue *q, u32 idx)
+{
+	return q->buf->data + ((size_t)(idx & q->mask) << q->log2_elem);
+}
 
 struct mrc_ucontext {
 	struct ib_ucontext ibuc;
@@ -71,9 +393,114 @@ void mrc_verbs_init_attr(struct mrc_dev *mdev, struct net_device *ndev);
 int mrc_verbs_register(struct mrc_dev *mdev, const char *ibdev_name);
 enum ib_port_state mrc_verbs_port_state(struct net_device *ndev);
 
-/* mrc_net.c */
+/* mrc_queue.c */
+int mrc_queue_init(struct mrc_dev *mdev, struct mrc_queue *q,
+		   struct ib_udata *udata, u32 num_elem, u32 elem_size,
+		   struct mminfo *mi);
+void mrc_queue_free(struct mrc_queue *q);
+u32 mrc_queue_count(const struct mrc_queue *q);
+u32 mrc_queue_free_slots(const struct mrc_queue *q);
+void mrc_queue_consume(struct mrc_queue *q);
+int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void mrc_mmap_free(struct rdma_user_mmap_entry *entry);
+
+/* mrc_mr.c */
+struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access);
+struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+			      u64 iova, int access, struct ib_udata *udata);
+struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			   u32 max_num_sg);
+int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset);
+int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct mrc_mr *mrc_mr_lookup(struct mrc_dev *mdev, u32 key);
+int mrc_mr_copy(struct mrc_mr *mr, u64 va, void *buf, u32 len, bool to_mr);
+int mrc_mr_check(struct mrc_dev *mdev, struct mrc_mr *mr, struct ib_pd *pd,
+		 u64 va, u32 len, int access);
+int mrc_mr_atomic(struct mrc_mr *mr, u64 va, u8 opcode, u64 swap_add,
+		  u64 comp, u64 *orig);
+int mrc_sge_copy(struct mrc_dev *mdev, struct ib_pd *pd,
+		 const struct rxe_sge *sge, u32 nsge, u32 off, void *buf,
+		 u32 len, bool to_mr);
+int mrc_mr_reg_wr(struct mrc_dev *mdev, struct ib_pd *pd,
+		  const struct rxe_send_wr *wr);
+int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key);
+
+/* mrc_cq.c */
+int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		  struct uverbs_attr_bundle *attrs);
+int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
+int mrc_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc);
+int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited);
+
+/* mrc_qp.c */
+int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata);
+int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata);
+int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init);
+int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr);
+int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr);
+int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata);
+int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr);
+int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		  struct ib_udata *udata);
+int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
+int mrc_destroy_ah(struct ib_ah *ibah, u32 flags);
+void mrc_qp_error(struct mrc_qp *qp);
+void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem);
+void mrc_qp_kick(struct mrc_qp *qp);
+void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq);
+u16 mrc_qp_sport(u32 qpn);
+int mrc_av_from_attr(struct mrc_av *av, const struct rdma_ah_attr *attr);
+
+/* mrc_req.c: requester and completer */
+void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq);
+void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
+		  struct sk_buff_head *txq);
+void mrc_req_timer(struct timer_list *t);
+void mrc_req_flush(struct mrc_qp *qp);
+int mrc_req_init(struct mrc_qp *qp);
+void mrc_req_cleanup(struct mrc_qp *qp);
+void mrc_req_reset(struct mrc_qp *qp);
+
+/* mrc_resp.c: responder */
+void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
+		   struct sk_buff_head *txq);
+void mrc_resp_ud_recv(struct mrc_qp *qp, struct sk_buff *skb);
+void mrc_resp_flush(struct mrc_qp *qp);
+int mrc_resp_init(struct mrc_qp *qp);
+void mrc_resp_cleanup(struct mrc_qp *qp);
+void mrc_resp_reset(struct mrc_qp *qp);
+
+/* mrc_net.c: packets in and out */
 int mrc_net_init(void);
 void mrc_net_exit(void);
+int mrc_net_attach(struct mrc_dev *mdev, struct net_device *ndev);
+void mrc_net_detach(struct net_device *ndev);
+struct sk_buff *mrc_net_alloc(struct mrc_dev *mdev, u32 len);
+void mrc_net_xmit(struct mrc_dev *mdev, struct dst_cache *dc,
+		  struct sk_buff_head *txq);
+
+/* mrc_stats.c */
+struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
+					      u32 port_num);
+int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port_num, int index);
+
+extern struct workqueue_struct *mrc_wq;
 
 /* mrc_netlink.c */
 int mrc_netlink_init(void);

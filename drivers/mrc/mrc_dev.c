@@ -52,16 +52,20 @@ struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev)
 	return found;
 }
 
-/* Drop our netdev reference; get_netdev returns NULL from now on. */
+/* Drop our netdev reference; get_netdev returns NULL from now on. RTNL. */
 static void detach_netdev(struct mrc_dev *mdev)
 {
 	struct net_device *ndev;
 
+	ASSERT_RTNL();
 	spin_lock(&mdev->ndev_lock);
 	ndev = rcu_dereference_protected(mdev->ndev,
 					 lockdep_is_held(&mdev->ndev_lock));
 	RCU_INIT_POINTER(mdev->ndev, NULL);
 	spin_unlock(&mdev->ndev_lock);
+	if (!ndev)
+		return;
+	mrc_net_detach(ndev);
 	netdev_put(ndev, &mdev->ndev_tracker);
 }
 
@@ -219,6 +223,15 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (!mdev)
 		return -ENOMEM;
 	spin_lock_init(&mdev->ndev_lock);
+	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->ah_xa, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->srq_xa, XA_FLAGS_ALLOC);
+	mdev->stats = alloc_percpu(struct mrc_stats);
+	if (!mdev->stats) {
+		ib_dealloc_device(&mdev->ib_dev);
+		return -ENOMEM;
+	}
 	atomic_set(&mdev->num_ucontext, 0);
 	atomic_set(&mdev->num_pd, 0);
 	mdev->port_state = mrc_verbs_port_state(ndev);
@@ -232,6 +245,7 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 		pr_warn_ratelimited("mrc: cannot create %s: %s is already bound to %s\n",
 				    ibdev_name, ndev->name,
 				    dev_name(&other->ib_dev.dev));
+		free_percpu(mdev->stats);
 		ib_dealloc_device(&mdev->ib_dev);
 		return -EEXIST;
 	}
@@ -254,10 +268,11 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 	 * could not queue our unregistration then, so do it here.
 	 */
 	detached = !rcu_access_pointer(mdev->ndev);
-	if (detached)
+	err = detached ? -ENODEV : mrc_net_attach(mdev, ndev);
+	if (err)
 		ib_unregister_device(&mdev->ib_dev);
 	put_device(&mdev->ib_dev.dev);
-	return detached ? -ENODEV : 0;
+	return err;
 }
 
 /* ib_device_ops.dealloc_driver: the last driver callback for a device */
@@ -268,8 +283,16 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	mutex_lock(&mrc_dev_list_lock);
 	list_del(&mdev->list);
 	mutex_unlock(&mrc_dev_list_lock);
-	if (rcu_access_pointer(mdev->ndev))
+	if (rcu_access_pointer(mdev->ndev)) {
+		rtnl_lock();
 		detach_netdev(mdev);
+		rtnl_unlock();
+	}
+	free_percpu(mdev->stats);
+	xa_destroy(&mdev->qp_xa);
+	xa_destroy(&mdev->mr_xa);
+	xa_destroy(&mdev->ah_xa);
+	xa_destroy(&mdev->srq_xa);
 	WARN_ON(atomic_read(&mdev->num_pd) || atomic_read(&mdev->num_ucontext));
 }
 

@@ -14,21 +14,31 @@ static struct rdma_link_ops mrc_link_ops = {
 	.newlink = mrc_dev_newlink,
 };
 
+/* retransmission timers and completion notification run here */
+struct workqueue_struct *mrc_wq;
+
 static int __init mrc_init(void)
 {
 	int err;
 
+	mrc_wq = alloc_workqueue("mrc", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+	if (!mrc_wq)
+		return -ENOMEM;
 	err = mrc_net_init();
 	if (err)
-		return err;
+		goto err_wq;
 	err = mrc_netlink_init();
 	if (err) {
 		mrc_net_exit();
-		return err;
+		goto err_wq;
 	}
 	rdma_link_register(&mrc_link_ops);
 	pr_info("mrc: loaded, version %s\n", MRC_FW_VERSION);
 	return 0;
+
+err_wq:
+	destroy_workqueue(mrc_wq);
+	return err;
 }
 
 static void __exit mrc_exit(void)
@@ -39,6 +49,7 @@ static void __exit mrc_exit(void)
 	mrc_dev_unregister_all();
 	mrc_netlink_exit();
 	mrc_net_exit();
+	destroy_workqueue(mrc_wq);
 	pr_info("mrc: unloaded\n");
 }
 

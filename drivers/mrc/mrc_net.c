@@ -1,11 +1,397 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Netdev events for plane netdevs.
+ * Packets in and out, and netdev events of plane netdevs.
+ *
+ * Out: the engines build BTH..payload in an skb from mrc_net_alloc() and
+ * put the destination (struct mrc_av) in skb->cb; mrc_net_xmit() adds UDP
+ * and IPv4/IPv6, routes through the plane netdev, appends the ICRC and
+ * hands the packet to ip_local_out()/ip6_local_out(), so neighbour
+ * resolution, netfilter and qdiscs (netem in the tests) apply as to any
+ * packet of that namespace.
+ *
+ * In: mrc takes RoCEv2 packets (UDP 4791 to a local address of the plane)
+ * with an rx_handler on the plane netdev, before the IP layer. That needs
+ * no UDP socket: it works in every network namespace, and a kernel rxe
+ * owning UDP port 4791 elsewhere does not see mrc's packets (nor mrc
+ * rxe's). A plane netdev cannot also be a bridge or bond port.
  */
+#include <linux/crc32.h>
+#include <linux/etherdevice.h>
+#include <linux/inetdevice.h>
 #include <linux/netdevice.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/route.h>
+#include <net/udp.h>
 
 #include "mrc.h"
 
+#define MRC_UDP_PORT	4791
+
+/* ---- ICRC --------------------------------------------------------------
+ * CRC32 (crc32_le seeded with ~0, complemented, stored little endian) over
+ * the IP header with its variant fields set to ones (IPv4 TOS, TTL and
+ * checksum; IPv6 traffic class, flow label and hop limit), the UDP header
+ * with its checksum set to ones, the BTH with byte 4 (FECN/BECN) set to
+ * ones, and every byte after it up to the ICRC.
+ */
+static u32 icrc(struct sk_buff *skb, unsigned int nhlen)
+{
+	u8 tmp[sizeof(struct ipv6hdr) + sizeof(struct udphdr) + MRC_BTH_LEN];
+	unsigned int hl = nhlen + sizeof(struct udphdr) + MRC_BTH_LEN;
+	u8 *nh = skb_network_header(skb);
+	u32 crc;
+
+	memcpy(tmp, nh, hl);
+	if (nhlen == sizeof(struct iphdr)) {
+		struct iphdr *ip4 = (struct iphdr *)tmp;
+
+		ip4->tos = 0xff;
+		ip4->ttl = 0xff;
+		ip4->check = (__force __sum16)0xffff;
+	} else {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)tmp;
+
+		ip6->priority = 0xf;
+		memset(ip6->flow_lbl, 0xff, sizeof(ip6->flow_lbl));
+		ip6->hop_limit = 0xff;
+	}
+	((struct udphdr *)(tmp + nhlen))->check = (__force __sum16)0xffff;
+	tmp[nhlen + sizeof(struct udphdr) + 4] = 0xff;
+	crc = crc32_le(~0U, tmp, hl);
+	crc = crc32_le(crc, nh + hl, skb_tail_pointer(skb) - MRC_ICRC_LEN -
+		       (nh + hl));
+	return ~crc;
+}
+
+/* ---- out ---------------------------------------------------------------- */
+
+struct sk_buff *mrc_net_alloc(struct mrc_dev *mdev, u32 len)
+{
+	unsigned int head = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
+			    sizeof(struct udphdr);
+	struct sk_buff *skb;
+
+	skb = alloc_skb(head + len + MRC_ICRC_LEN, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, head);
+	skb_put(skb, len);
+	return skb;
+}
+
+static struct dst_entry *route4(struct net *net, struct net_device *ndev,
+				struct dst_cache *dc, const struct mrc_av *av)
+{
+	struct flowi4 fl = {
+		.flowi4_oif = ndev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.daddr = av->daddr.s6_addr32[3],
+		.saddr = av->saddr.s6_addr32[3],
+	};
+	struct rtable *rt;
+	__be32 saddr;
+
+	if (dc) {
+		rt = dst_cache_get_ip4(dc, &saddr);
+		if (rt)
+			return &rt->dst;
+	}
+	rt = ip_route_output_key(net, &fl);
+	if (IS_ERR(rt))
+		return NULL;
+	if (dc)
+		dst_cache_set_ip4(dc, &rt->dst, fl.saddr);
+	return &rt->dst;
+}
+
+static struct dst_entry *route6(struct net *net, struct net_device *ndev,
+				struct dst_cache *dc, const struct mrc_av *av)
+{
+	struct flowi6 fl = {
+		.flowi6_oif = ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.daddr = av->daddr,
+		.saddr = av->saddr,
+	};
+	struct dst_entry *dst;
+	struct in6_addr saddr;
+
+	if (dc) {
+		dst = dst_cache_get_ip6(dc, &saddr);
+		if (dst)
+			return dst;
+	}
+	dst = ip6_route_output(net, NULL, &fl);
+	if (dst->error) {
+		dst_release(dst);
+		return NULL;
+	}
+	if (dc)
+		dst_cache_set_ip6(dc, dst, &fl.saddr);
+	return dst;
+}
+
+static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
+		     struct dst_cache *dc, struct sk_buff *skb)
+{
+	struct mrc_av av = *mrc_skb_av(skb);
+	struct net *net = dev_net(ndev);
+	unsigned int nhlen, len;
+	struct dst_entry *dst;
+	struct udphdr *uh;
+
+	dst = av.family == AF_INET ? route4(net, ndev, dc, &av) :
+				     route6(net, ndev, dc, &av);
+	if (!dst) {
+		mrc_count(mdev, MRC_CNT_TX_ERR, 1);
+		kfree_skb(skb);
+		return;
+	}
+	skb_put(skb, MRC_ICRC_LEN);
+	len = skb->len;
+	uh = skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh->source = htons(av.sport);
+	uh->dest = htons(MRC_UDP_PORT);
+	uh->len = htons(len + sizeof(*uh));
+	uh->check = 0;	/* RoCEv2: the ICRC protects the payload */
+	memset(skb->cb, 0, sizeof(skb->cb));
+	skb_dst_set(skb, dst);
+	skb->dev = ndev;
+	if (av.family == AF_INET) {
+		struct iphdr *iph = skb_push(skb, sizeof(*iph));
+
+		nhlen = sizeof(*iph);
+		skb_reset_network_header(skb);
+		iph->version = 4;
+		iph->ihl = 5;
+		iph->tos = av.tclass;
+		iph->tot_len = htons(skb->len);
+		iph->frag_off = htons(IP_DF);
+		iph->ttl = av.hop_limit;
+		iph->protocol = IPPROTO_UDP;
+		iph->saddr = av.saddr.s6_addr32[3];
+		iph->daddr = av.daddr.s6_addr32[3];
+		__ip_select_ident(net, iph, 1);
+		ip_send_check(iph);
+		skb->protocol = htons(ETH_P_IP);
+	} else {
+		struct ipv6hdr *ip6 = skb_push(skb, sizeof(*ip6));
+
+		nhlen = sizeof(*ip6);
+		skb_reset_network_header(skb);
+		ip6_flow_hdr(ip6, av.tclass, htonl(av.flow_label & 0xfffff));
+		ip6->payload_len = htons(skb->len - sizeof(*ip6));
+		ip6->nexthdr = IPPROTO_UDP;
+		ip6->hop_limit = av.hop_limit;
+		ip6->saddr = av.saddr;
+		ip6->daddr = av.daddr;
+		skb->protocol = htons(ETH_P_IPV6);
+	}
+	put_unaligned_le32(icrc(skb, nhlen), skb_tail_pointer(skb) - MRC_ICRC_LEN);
+	mrc_count(mdev, MRC_CNT_TX_PKTS, 1);
+	mrc_count(mdev, MRC_CNT_TX_BYTES, len);
+	if (av.family == AF_INET)
+		ip_local_out(net, NULL, skb);
+	else
+		ip6_local_out(net, NULL, skb);
+}
+
+/* Send every packet of @txq. @dc caches the route of an RC QP. */
+void mrc_net_xmit(struct mrc_dev *mdev, struct dst_cache *dc,
+		  struct sk_buff_head *txq)
+{
+	struct net_device *ndev;
+	struct sk_buff *skb;
+
+	local_bh_disable();	/* dst_cache is per CPU */
+	rcu_read_lock();
+	ndev = rcu_dereference(mdev->ndev);
+	while ((skb = __skb_dequeue(txq))) {
+		if (!ndev) {
+			mrc_count(mdev, MRC_CNT_TX_ERR, 1);
+			kfree_skb(skb);
+			continue;
+		}
+		xmit_one(mdev, ndev, dc, skb);
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+/* ---- in ----------------------------------------------------------------- */
+
+static bool local4(struct net_device *ndev, __be32 addr)
+{
+	struct in_device *in_dev = __in_dev_get_rcu(ndev);
+	const struct in_ifaddr *ifa;
+
+	if (!in_dev)
+		return false;
+	in_dev_for_each_ifa_rcu(ifa, in_dev)
+		if (ifa->ifa_local == addr)
+			return true;
+	return false;
+}
+
+/* Is this a RoCEv2 packet for this host? Sets *nhlen. */
+static bool is_ours(struct sk_buff *skb, unsigned int *nhlen)
+{
+	const struct udphdr *uh;
+
+	if (skb->protocol == htons(ETH_P_IP)) {
+		const struct iphdr *iph;
+
+		if (!pskb_may_pull(skb, sizeof(*iph)))
+			return false;
+		iph = (const struct iphdr *)skb->data;
+		if (iph->version != 4 || iph->ihl < 5 ||
+		    iph->protocol != IPPROTO_UDP || ip_is_fragment(iph))
+			return false;
+		*nhlen = iph->ihl * 4;
+		if (!pskb_may_pull(skb, *nhlen + sizeof(*uh)))
+			return false;
+		uh = (const struct udphdr *)(skb->data + *nhlen);
+		if (uh->dest != htons(MRC_UDP_PORT))
+			return false;
+		iph = (const struct iphdr *)skb->data;
+		return local4(skb->dev, iph->daddr);
+	}
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6;
+
+		if (!pskb_may_pull(skb, sizeof(*ip6) + sizeof(*uh)))
+			return false;
+		ip6 = (const struct ipv6hdr *)skb->data;
+		if (ip6->nexthdr != IPPROTO_UDP)
+			return false;
+		*nhlen = sizeof(*ip6);
+		uh = (const struct udphdr *)(skb->data + *nhlen);
+		if (uh->dest != htons(MRC_UDP_PORT))
+			return false;
+		return ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr, skb->dev, 0);
+	}
+	return false;
+}
+
+static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
+{
+	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
+	struct sk_buff_head txq;
+	struct mrc_qp *qp;
+
+	qp = xa_load(&mdev->qp_xa, mrc_bth_qpn(pkt->hdr));
+	if (!qp) {
+		mrc_count(mdev, MRC_CNT_NO_QP, 1);
+		return;
+	}
+	__skb_queue_head_init(&txq);
+	spin_lock(&qp->lock);
+	if (qp->dying) {
+		spin_unlock(&qp->lock);
+		return;
+	}
+	if (pkt->mask & MRC_H_DETH) {
+		if (qp->ibqp.qp_type != IB_QPT_RC)
+			mrc_resp_ud_recv(qp, skb);
+		else
+			mrc_count(mdev, MRC_CNT_MALFORMED, 1);
+	} else if (qp->ibqp.qp_type != IB_QPT_RC) {
+		mrc_count(mdev, MRC_CNT_MALFORMED, 1);
+	} else if (pkt->mask & MRC_H_REQ) {
+		mrc_resp_recv(qp, skb, &txq);
+	} else {
+		mrc_req_recv(qp, skb, &txq);
+	}
+	spin_unlock(&qp->lock);
+	mrc_qp_send(qp, &txq);
+}
+
+static void recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen)
+{
+	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
+	unsigned int l3len, ulen;
+	struct udphdr *uh;
+
+	if (skb->protocol == htons(ETH_P_IP)) {
+		struct iphdr *iph = ip_hdr(skb);
+
+		l3len = ntohs(iph->tot_len);
+		if (ip_fast_csum(iph, iph->ihl))
+			goto malformed;
+	} else {
+		l3len = ntohs(ipv6_hdr(skb)->payload_len) + nhlen;
+	}
+	if (l3len > skb->len || pskb_trim(skb, l3len))
+		goto malformed;
+	uh = (struct udphdr *)(skb->data + nhlen);
+	ulen = ntohs(uh->len);
+	if (ulen != skb->len - nhlen ||
+	    ulen < sizeof(*uh) + MRC_BTH_LEN + MRC_ICRC_LEN)
+		goto malformed;
+	skb_set_transport_header(skb, nhlen);
+	if (get_unaligned_le32(skb_tail_pointer(skb) - MRC_ICRC_LEN) !=
+	    icrc(skb, nhlen)) {
+		mrc_count(mdev, MRC_CNT_ICRC_ERR, 1);
+		return;
+	}
+	if (mrc_wire_parse(pkt, skb->data + nhlen + sizeof(*uh),
+			   ulen - sizeof(*uh) - MRC_ICRC_LEN))
+		goto malformed;
+	mrc_count(mdev, MRC_CNT_RX_PKTS, 1);
+	mrc_count(mdev, MRC_CNT_RX_BYTES, pkt->len);
+	dispatch(mdev, skb);
+	return;
+
+malformed:
+	mrc_count(mdev, MRC_CNT_MALFORMED, 1);
+}
+
+static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct mrc_dev *mdev = rcu_dereference(skb->dev->rx_handler_data);
+	unsigned int nhlen;
+
+	if (skb->pkt_type != PACKET_HOST || !is_ours(skb, &nhlen))
+		return RX_HANDLER_PASS;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return RX_HANDLER_CONSUMED;
+	if (skb_linearize(skb)) {
+		mrc_count(mdev, MRC_CNT_RX_DROP, 1);
+	} else {
+		skb_reset_network_header(skb);
+		recv(mdev, skb, nhlen);
+	}
+	consume_skb(skb);
+	return RX_HANDLER_CONSUMED;
+}
+
+int mrc_net_attach(struct mrc_dev *mdev, struct net_device *ndev)
+{
+	int err;
+
+	rtnl_lock();
+	err = netdev_rx_handler_register(ndev, mrc_net_rx, mdev);
+	rtnl_unlock();
+	if (err)
+		pr_warn_ratelimited("mrc: %s already has a receive handler (bridge, bond or macvlan port?)\n",
+				    ndev->name);
+	return err;
+}
+
+/* RTNL held */
+void mrc_net_detach(struct net_device *ndev)
+{
+	if (rcu_access_pointer(ndev->rx_handler) == mrc_net_rx)
+		netdev_rx_handler_unregister(ndev);
+}
+
+/* ---- netdev events ------------------------------------------------------- */
 static void port_event(struct net_device *ndev)
 {
 	struct mrc_dev *mdev = mrc_dev_get_by_netdev(ndev);

@@ -6,6 +6,7 @@
 #ifndef _MRC_PARAM_H
 #define _MRC_PARAM_H
 
+#include <linux/bits.h>
 #include <linux/stringify.h>
 #include <rdma/ib_verbs.h>
 
@@ -14,7 +15,22 @@ enum mrc_limits {
 	MRC_MAX_PD		= 0x7ffc,
 	MRC_PORT_GID_TBL_LEN	= 1024,
 	MRC_PORT_PKEY_TBL_LEN	= 1,
+	MRC_MAX_QP		= 0x10000,
+	MRC_MAX_QP_WR		= 0x4000,
+	MRC_MAX_SGE		= 32,
+	MRC_MAX_INLINE		= 512,
+	MRC_MAX_CQ		= 0x4000,
+	MRC_MAX_CQE		= 0x7fff,
+	MRC_MAX_MR		= 0x40000,
+	MRC_MAX_FAST_PAGES	= 512,
+	MRC_MAX_AH		= 0x8000,
+	MRC_MAX_SRQ		= 0x4000,
+	MRC_MAX_SRQ_WR		= 0x4000,
+	MRC_MAX_RD_ATOMIC	= 16,
+	MRC_MAX_MSG		= BIT(30),
 };
+
+#define MRC_MAX_MR_SIZE		BIT_ULL(32)
 
 enum mrc_identity {
 	/* no IEEE OUI: the same "unassigned" vendor id soft RoCE uses */

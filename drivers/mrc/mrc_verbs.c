@@ -38,6 +38,26 @@ void mrc_verbs_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	attr->max_pd = MRC_MAX_PD;
 	attr->max_pkeys = MRC_PORT_PKEY_TBL_LEN;
 	attr->page_size_cap = PAGE_SIZE;
+	attr->max_mr_size = MRC_MAX_MR_SIZE;
+	attr->max_qp = MRC_MAX_QP;
+	attr->max_qp_wr = MRC_MAX_QP_WR;
+	attr->max_send_sge = MRC_MAX_SGE;
+	attr->max_recv_sge = MRC_MAX_SGE;
+	attr->max_sge_rd = MRC_MAX_SGE;
+	attr->max_cq = MRC_MAX_CQ;
+	attr->max_cqe = MRC_MAX_CQE;
+	attr->max_mr = MRC_MAX_MR;
+	attr->max_ah = MRC_MAX_AH;
+	attr->max_srq = MRC_MAX_SRQ;
+	attr->max_srq_wr = MRC_MAX_SRQ_WR;
+	attr->max_srq_sge = MRC_MAX_SGE;
+	attr->max_qp_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = MRC_MAX_RD_ATOMIC * MRC_MAX_QP;
+	attr->max_fast_reg_page_list_len = MRC_MAX_FAST_PAGES;
+	attr->atomic_cap = IB_ATOMIC_HCA;
+	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
 			    ndev->dev_addr);
@@ -163,20 +183,53 @@ static const struct ib_device_ops mrc_dev_ops = {
 	.driver_id = RDMA_DRIVER_RXE,
 	.uverbs_abi_ver = MRC_UVERBS_ABI_VERSION,
 
+	.alloc_hw_port_stats = mrc_alloc_hw_port_stats,
+	.alloc_mr = mrc_alloc_mr,
 	.alloc_pd = mrc_alloc_pd,
 	.alloc_ucontext = mrc_alloc_ucontext,
+	.create_ah = mrc_create_ah,
+	.create_cq = mrc_create_cq,
+	.create_qp = mrc_create_qp,
+	.create_srq = mrc_create_srq,
+	.create_user_ah = mrc_create_ah,
 	.dealloc_driver = mrc_dev_dealloc,
 	.dealloc_pd = mrc_dealloc_pd,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
+	.dereg_mr = mrc_dereg_mr,
+	.destroy_ah = mrc_destroy_ah,
+	.destroy_cq = mrc_destroy_cq,
+	.destroy_qp = mrc_destroy_qp,
+	.destroy_srq = mrc_destroy_srq,
 	.get_dev_fw_str = mrc_get_dev_fw_str,
+	.get_dma_mr = mrc_get_dma_mr,
+	.get_hw_stats = mrc_get_hw_stats,
 	.get_link_layer = mrc_get_link_layer,
 	.get_netdev = mrc_get_netdev,
 	.get_port_immutable = mrc_get_port_immutable,
+	.map_mr_sg = mrc_map_mr_sg,
+	.mmap = mrc_mmap,
+	.mmap_free = mrc_mmap_free,
+	.modify_qp = mrc_modify_qp,
+	.modify_srq = mrc_modify_srq,
+	.poll_cq = mrc_poll_cq,
+	.post_recv = mrc_post_recv,
+	.post_send = mrc_post_send,
+	.post_srq_recv = mrc_post_srq_recv,
+	.query_ah = mrc_query_ah,
 	.query_device = mrc_query_device,
 	.query_pkey = mrc_query_pkey,
 	.query_port = mrc_query_port,
+	.query_qp = mrc_query_qp,
+	.query_srq = mrc_query_srq,
+	.reg_user_mr = mrc_reg_user_mr,
+	.req_notify_cq = mrc_req_notify_cq,
+	.resize_cq = mrc_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, mrc_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, mrc_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mrc_ucontext, ibuc),
 };
 
@@ -195,6 +248,8 @@ int mrc_verbs_register(struct mrc_dev *mdev, const char *ibdev_name)
 	dev->phys_port_cnt = 1;
 	dev->num_comp_vectors = 1;
 	dev->local_dma_lkey = 0;
+	dev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	ib_set_device_ops(dev, &mrc_dev_ops);
 	return ib_register_device(dev, ibdev_name, NULL);
 }

@@ -115,6 +115,35 @@ unsigned int mrc_wire_hdr_len(u8 opcode, bool ts)
 EXPORT_SYMBOL_IF_KUNIT(mrc_wire_hdr_len);
 
 /**
+ * mrc_wire_prepare() - lay out a packet to be built at @hdr
+ * @pkt: result, as mrc_wire_parse() would return it for the built packet
+ * @hdr: where the BTH goes
+ * @opcode: a known opcode
+ * @paylen: payload bytes (without pad)
+ *
+ * Return: header bytes (BTH to payload), 0 for an unknown opcode.
+ */
+unsigned int mrc_wire_prepare(struct mrc_pkt *pkt, u8 *hdr, u8 opcode,
+			      u32 paylen)
+{
+	const struct mrc_opcode_info *info = mrc_wire_opcode(opcode);
+	unsigned int hlen;
+
+	if (!info)
+		return 0;
+	memset(pkt, 0, sizeof(*pkt));
+	hlen = layout(info->mask, false, pkt->off, &pkt->tseth);
+	pkt->hdr = hdr;
+	pkt->opcode = opcode;
+	pkt->mask = info->mask;
+	pkt->payload = hlen;
+	pkt->paylen = paylen;
+	pkt->len = hlen + paylen + (-paylen & 3);
+	return hlen;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_wire_prepare);
+
+/**
  * mrc_wire_parse() - check a transport packet and find its headers
  * @pkt: result
  * @hdr: start of the BTH

@@ -138,6 +138,8 @@ struct mrc_pkt {
 };
 
 int mrc_wire_parse(struct mrc_pkt *pkt, u8 *hdr, u32 len);
+unsigned int mrc_wire_prepare(struct mrc_pkt *pkt, u8 *hdr, u8 opcode,
+			      u32 paylen);
 unsigned int mrc_wire_hdr_len(u8 opcode, bool ts);
 enum ib_mtu mrc_wire_path_mtu(unsigned int netdev_mtu);
 

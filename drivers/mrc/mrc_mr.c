@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory regions: DMA MRs (kernel virtual addresses, for kernel ULPs), user
+ * MRs (pages pinned with ib_umem) and fast-registration MRs (page lists a
+ * kernel ULP registers with IB_WR_REG_MR).
+ *
+ * Keys: lkey == rkey == index << 8 | key byte. MRs are looked up by index in
+ * mdev->mr_xa under RCU; every copy of packet data happens inside that RCU
+ * section, and deregistration erases the index and waits for a grace period
+ * before it unpins or frees anything.
+ */
+#include <linux/highmem.h>
+#include <linux/random.h>
+#include <rdma/ib_umem.h>
+
+#include "mrc.h"
+
+/* serialises atomic operations of all QPs (IB_ATOMIC_HCA) */
+static DEFINE_SPINLOCK(mrc_atomic_lock);
+
+static int insert_mr(struct mrc_dev *mdev, struct mrc_mr *mr,
+		     struct ib_pd *ibpd)
+{
+	u32 idx;
+	int err;
+
+	mr->ibmr.pd = ibpd;
+	err = xa_alloc_cyclic_bh(&mdev->mr_xa, &idx, NULL, XA_LIMIT(1, 0xffffff),
+			      &mdev->mr_next, GFP_KERNEL);
+	if (err < 0)
+		return err;
+	mr->key = idx << 8 | get_random_u8();
+	mr->ibmr.lkey = mr->key;
+	mr->ibmr.rkey = mr->key;
+	/* publish only a fully built MR */
+	xa_store_bh(&mdev->mr_xa, idx, mr, GFP_KERNEL);
+	return 0;
+}
+
+struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct mrc_mr *mr;
+	int err;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->type = MRC_MR_DMA;
+	mr->access = access;
+	mr->length = U64_MAX;
+	mr->valid = true;
+	err = insert_mr(to_mdev(ibpd->device), mr, ibpd);
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
+}
+
+struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+			      u64 iova, int access, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibpd->device);
+	struct sg_page_iter iter;
+	struct ib_umem *umem;
+	struct mrc_mr *mr;
+	unsigned int n = 0;
+	int err;
+
+	if (access & IB_ACCESS_ON_DEMAND)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!length || length > MRC_MAX_MR_SIZE)
+		return ERR_PTR(-EINVAL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(umem)) {
+		err = PTR_ERR(umem);
+		goto err_free;
+	}
+	mr->umem = umem;
+	mr->npages = ib_umem_num_pages(umem);
+	mr->pages = kvcalloc(mr->npages, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages) {
+		err = -ENOMEM;
+		goto err_umem;
+	}
+	for_each_sgtable_page(&umem->sgt_append.sgt, &iter, 0) {
+		if (n == mr->npages)
+			break;
+		mr->pages[n++] = sg_page_iter_page(&iter);
+	}
+	mr->npages = n;
+	mr->first_off = ib_umem_offset(umem);
+	mr->type = MRC_MR_USER;
+	mr->access = access;
+	mr->iova = iova;
+	mr->length = length;
+	mr->valid = true;
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = length;
+	err = insert_mr(mdev, mr, ibpd);
+	if (err)
+		goto err_pages;
+	return &mr->ibmr;
+
+err_pages:
+	kvfree(mr->pages);
+err_umem:
+	ib_umem_release(umem);
+err_free:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			   u32 max_num_sg)
+{
+	struct mrc_mr *mr;
+	int err;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg || max_num_sg > MRC_MAX_FAST_PAGES)
+		return ERR_PTR(-EINVAL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->fpages = kcalloc(max_num_sg, sizeof(*mr->fpages), GFP_KERNEL);
+	if (!mr->fpages) {
+		kfree(mr);
+		return ERR_PTR(-ENOMEM);
+	}
+	mr->type = MRC_MR_FAST;
+	mr->max_fpages = max_num_sg;
+	err = insert_mr(to_mdev(ibpd->device), mr, ibpd);
+	if (err) {
+		kfree(mr->fpages);
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	return &mr->ibmr;
+}
+
+static int set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct mrc_mr *mr = to_mmr(ibmr);
+
+	if (mr->nfpages == mr->max_fpages)
+		return -ENOMEM;
+	mr->fpages[mr->nfpages++] = addr;
+	return 0;
+}
+
+/* Called before the IB_WR_REG_MR that makes the MR valid; the list is not
+ * used by packets until then.
+ */
+int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset)
+{
+	struct mrc_mr *mr = to_mmr(ibmr);
+
+	mr->nfpages = 0;
+	mr->page_size = ibmr->page_size;
+	return ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, set_page);
+}
+
+int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct mrc_mr *mr = to_mmr(ibmr);
+
+	xa_erase_bh(&to_mdev(ibmr->device)->mr_xa, mr->key >> 8);
+	synchronize_rcu();	/* no packet copies into it any more */
+	if (mr->umem)
+		ib_umem_release(mr->umem);
+	kvfree(mr->pages);
+	kfree(mr->fpages);
+	kfree(mr);
+	return 0;
+}
+
+/* Caller holds rcu_read_lock() for as long as it uses the MR */
+struct mrc_mr *mrc_mr_lookup(struct mrc_dev *mdev, u32 key)
+{
+	struct mrc_mr *mr = xa_load(&mdev->mr_xa, key >> 8);
+
+	if (!mr || mr->key != key)
+		return NULL;
+	return mr;
+}
+
+/* May @pd use [@va, @va + @len) of @mr with @access? */
+int mrc_mr_check(struct mrc_dev *mdev, struct mrc_mr *mr, struct ib_pd *pd,
+		 u64 va, u32 len, int access)
+{
+	if (!mr || mr->ibmr.pd != pd || !mr->valid ||
+	    (mr->access & access) != access) {
+		mrc_count(mdev, MRC_CNT_RKEY_ERR, 1);
+		return -EACCES;
+	}
+	if (mr->type == MRC_MR_DMA)
+		return 0;
+	if (va < mr->iova || va - mr->iova > mr->length ||
+	    len > mr->length - (va - mr->iova)) {
+		mrc_count(mdev, MRC_CNT_BOUNDS_ERR, 1);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/* the kernel address of @va in a FAST MR, with the bytes left in its page */
+static void *fast_addr(struct mrc_mr *mr, u64 va, u32 *room)
+{
+	u64 off = va - mr->iova + (mr->iova & (mr->page_size - 1));
+	u64 idx = off / mr->page_size;
+	u32 poff = off % mr->page_size;
+
+	if (idx >= mr->nfpages)
+		return NULL;
+	*room = mr->page_size - poff;
+	return (void *)(uintptr_t)(mr->fpages[idx] + poff);
+}
+
+/* Copy between a checked range of @mr and @buf. */
+int mrc_mr_copy(struct mrc_mr *mr, u64 va, void *buf, u32 len, bool to_mr)
+{
+	while (len) {
+		u32 room, n;
+		void *p;
+
+		switch (mr->type) {
+		case MRC_MR_DMA:
+			p = (void *)(uintptr_t)va;
+			room = len;
+			break;
+		case MRC_MR_FAST:
+			p = fast_addr(mr, va, &room);
+			if (!p)
+				return -ERANGE;
+			break;
+		default: {
+			u64 off = va - mr->iova + mr->first_off;
+			u64 idx = off >> PAGE_SHIFT;
+			u8 *kp;
+
+			if (idx >= mr->npages)
+				return -ERANGE;
+			room = PAGE_SIZE - (off & ~PAGE_MASK);
+			n = min(len, room);
+			kp = kmap_local_page(mr->pages[idx]);
+			if (to_mr)
+				memcpy(kp + (off & ~PAGE_MASK), buf, n);
+			else
+				memcpy(buf, kp + (off & ~PAGE_MASK), n);
+			kunmap_local(kp);
+			goto next;
+		}
+		}
+		n = min(len, room);
+		if (to_mr)
+			memcpy(p, buf, n);
+		else
+			memcpy(buf, p, n);
+next:
+		va += n;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int mrc_mr_atomic(struct mrc_mr *mr, u64 va, u8 opcode, u64 swap_add,
+		  u64 comp, u64 *orig)
+{
+	struct page *page = NULL;
+	u64 *p;
+	u32 room;
+
+	if (va & 7)
+		return -EINVAL;
+	switch (mr->type) {
+	case MRC_MR_DMA:
+		p = (u64 *)(uintptr_t)va;
+		break;
+	case MRC_MR_FAST:
+		p = fast_addr(mr, va, &room);
+		if (!p || room < 8)
+			return -ERANGE;
+		break;
+	default: {
+		u64 off = va - mr->iova + mr->first_off;
+
+		if ((off >> PAGE_SHIFT) >= mr->npages)
+			return -ERANGE;
+		page = mr->pages[off >> PAGE_SHIFT];
+		p = (u64 *)((u8 *)kmap_local_page(page) + (off & ~PAGE_MASK));
+		break;
+	}
+	}
+	spin_lock_bh(&mrc_atomic_lock);
+	*orig = *p;
+	if (opcode == MRC_OP_CMP_SWAP) {
+		if (*orig == comp)
+			*p = swap_add;
+	} else {
+		*p = *orig + swap_add;
+	}
+	spin_unlock_bh(&mrc_atomic_lock);
+	if (page)
+		kunmap_local(p);
+	return 0;
+}
+
+/*
+ * Copy between @buf and the bytes [@off, @off + @len) of the message an SGE
+ * list describes. Local keys of @pd; writing needs IB_ACCESS_LOCAL_WRITE.
+ * Returns -EINVAL when the list is too short, -EACCES/-ERANGE on a bad key
+ * or range. Caller holds rcu_read_lock().
+ */
+int mrc_sge_copy(struct mrc_dev *mdev, struct ib_pd *pd,
+		 const struct rxe_sge *sge, u32 nsge, u32 off, void *buf,
+		 u32 len, bool to_mr)
+{
+	u32 i;
+
+	for (i = 0; i < nsge && len; i++) {
+		u32 slen = sge[i].length, n;
+		struct mrc_mr *mr;
+		int err;
+
+		if (off >= slen) {
+			off -= slen;
+			continue;
+		}
+		n = min(len, slen - off);
+		mr = mrc_mr_lookup(mdev, sge[i].lkey);
+		err = mrc_mr_check(mdev, mr, pd, sge[i].addr + off, n,
+				   to_mr ? IB_ACCESS_LOCAL_WRITE : 0);
+		if (err)
+			return err;
+		err = mrc_mr_copy(mr, sge[i].addr + off, buf, n, to_mr);
+		if (err)
+			return err;
+		buf += n;
+		len -= n;
+		off = 0;
+	}
+	return len ? -EINVAL : 0;
+}
+
+/* IB_WR_REG_MR: make a fast-registration MR valid under a new key */
+int mrc_mr_reg_wr(struct mrc_dev *mdev, struct ib_pd *pd,
+		  const struct rxe_send_wr *wr)
+{
+	struct mrc_mr *mr = to_mmr(wr->wr.reg.mr);
+
+	if (mr->type != MRC_MR_FAST || mr->ibmr.pd != pd ||
+	    (wr->wr.reg.key >> 8) != (mr->key >> 8))
+		return -EINVAL;
+	mr->iova = mr->ibmr.iova;
+	mr->length = mr->ibmr.length;
+	mr->access = wr->wr.reg.access;
+	WRITE_ONCE(mr->key, wr->wr.reg.key);
+	WRITE_ONCE(mr->valid, true);
+	return 0;
+}
+
+/* IB_WR_LOCAL_INV and SEND_WITH_INV */
+int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key)
+{
+	struct mrc_mr *mr;
+	int err = 0;
+
+	rcu_read_lock();
+	mr = mrc_mr_lookup(mdev, key);
+	if (!mr || mr->type != MRC_MR_FAST || mr->ibmr.pd != pd)
+		err = -EINVAL;
+	else
+		WRITE_ONCE(mr->valid, false);
+	rcu_read_unlock();
+	return err;
+}

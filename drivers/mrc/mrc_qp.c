@@ -1,0 +1,837 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Queue pairs, shared receive queues and address handles: creation, the
+ * QP state machine (modify/query), posting work requests from kernel ULPs,
+ * the user doorbell, and moving a QP to the error state.
+ *
+ * Lifetime: a QP is published in mdev->qp_xa once built; packet handlers
+ * find it under RCU and take qp->lock. Destroy marks it dying, unpublishes
+ * it, waits for a grace period, stops its timer and work, then frees.
+ */
+#include <linux/jhash.h>
+#include <linux/random.h>
+#include <net/ipv6.h>
+#include <rdma/ib_cache.h>
+
+#include "mrc.h"
+
+u16 mrc_qp_sport(u32 qpn)
+{
+	/* RoCEv2 style: the dynamic port range, spread by QP */
+	return 0xc000 | (jhash_1word(qpn, 0x6d7263) & 0x3fff);
+}
+
+int mrc_av_from_attr(struct mrc_av *av, const struct rdma_ah_attr *attr)
+{
+	const struct ib_global_route *grh;
+	const struct ib_gid_attr *sgid;
+
+	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
+		return -EINVAL;
+	grh = rdma_ah_read_grh(attr);
+	sgid = grh->sgid_attr;
+	if (!sgid)
+		return -EINVAL;
+	if (sgid->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return -EOPNOTSUPP;
+	memcpy(&av->daddr, grh->dgid.raw, sizeof(av->daddr));
+	memcpy(&av->saddr, sgid->gid.raw, sizeof(av->saddr));
+	av->family = ipv6_addr_v4mapped(&av->daddr) ? AF_INET : AF_INET6;
+	if (av->family != (ipv6_addr_v4mapped(&av->saddr) ? AF_INET : AF_INET6))
+		return -EINVAL;
+	av->tclass = grh->traffic_class;
+	av->hop_limit = grh->hop_limit ?: 64;
+	av->flow_label = grh->flow_label;
+	return 0;
+}
+
+/* ---- QP creation ------------------------------------------------------ */
+
+static int check_cap(struct ib_qp_init_attr *init)
+{
+	struct ib_qp_cap *cap = &init->cap;
+
+	if (cap->max_send_wr > MRC_MAX_QP_WR || cap->max_send_sge > MRC_MAX_SGE ||
+	    cap->max_inline_data > MRC_MAX_INLINE)
+		return -EINVAL;
+	if (!init->srq && (cap->max_recv_wr > MRC_MAX_QP_WR ||
+			   cap->max_recv_sge > MRC_MAX_SGE))
+		return -EINVAL;
+	return 0;
+}
+
+int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibqp->device);
+	struct mrc_qp *qp = to_mqp(ibqp);
+	struct rxe_create_qp_resp resp = {};
+	u32 qpn, sq_data;
+	int err;
+
+	switch (init->qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UD:
+		break;
+	case IB_QPT_GSI:
+		if (udata || init->port_num != 1)
+			return -EINVAL;
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (init->create_flags)
+		return -EOPNOTSUPP;
+	err = check_cap(init);
+	if (err)
+		return err;
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+
+	qp->mdev = mdev;
+	qp->is_user = !!udata;
+	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->scq = to_mcq(init->send_cq);
+	qp->rcq = to_mcq(init->recv_cq);
+	qp->srq = init->srq ? to_msrq(init->srq) : NULL;
+	qp->state = IB_QPS_RESET;
+	spin_lock_init(&qp->lock);
+	spin_lock_init(&qp->sq_post_lock);
+	spin_lock_init(&qp->rq_post_lock);
+	timer_setup(&qp->timer, mrc_req_timer, 0);
+	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+	if (err)
+		return err;
+
+	/* the SQ: at least one SGE or the inline data fits in a slot */
+	init->cap.max_send_sge = max(init->cap.max_send_sge, 1U);
+	sq_data = max_t(u32, init->cap.max_send_sge * sizeof(struct rxe_sge),
+			init->cap.max_inline_data);
+	qp->sq_elem = roundup_pow_of_two(sizeof(struct rxe_send_wqe) + sq_data);
+	sq_data = qp->sq_elem - sizeof(struct rxe_send_wqe);
+	qp->max_send_sge = min_t(u32, sq_data / sizeof(struct rxe_sge),
+				 MRC_MAX_SGE);
+	qp->max_inline = min_t(u32, sq_data, MRC_MAX_INLINE);
+	err = mrc_queue_init(mdev, &qp->sq, udata, max(init->cap.max_send_wr, 1U),
+			     qp->sq_elem, &resp.sq_mi);
+	if (err)
+		goto err_dst;
+	init->cap.max_send_wr = qp->sq.mask;
+	init->cap.max_send_sge = qp->max_send_sge;
+	init->cap.max_inline_data = qp->max_inline;
+
+	if (qp->srq) {
+		qp->rq_elem = 1U << qp->srq->q.log2_elem;
+	} else {
+		init->cap.max_recv_sge = max(init->cap.max_recv_sge, 1U);
+		qp->rq_elem = roundup_pow_of_two(sizeof(struct rxe_recv_wqe) +
+				init->cap.max_recv_sge * sizeof(struct rxe_sge));
+		qp->max_recv_sge = min_t(u32, (qp->rq_elem -
+				sizeof(struct rxe_recv_wqe)) / sizeof(struct rxe_sge),
+				MRC_MAX_SGE);
+		err = mrc_queue_init(mdev, &qp->rq, udata,
+				     max(init->cap.max_recv_wr, 1U), qp->rq_elem,
+				     &resp.rq_mi);
+		if (err)
+			goto err_sq;
+		init->cap.max_recv_wr = qp->rq.mask;
+		init->cap.max_recv_sge = qp->max_recv_sge;
+	}
+
+	err = mrc_req_init(qp);
+	if (err)
+		goto err_rq;
+	err = mrc_resp_init(qp);
+	if (err)
+		goto err_req;
+
+	if (init->qp_type == IB_QPT_GSI) {
+		qpn = 1;
+		err = xa_insert_bh(&mdev->qp_xa, qpn, NULL, GFP_KERNEL);
+	} else {
+		err = xa_alloc_cyclic_bh(&mdev->qp_xa, &qpn, NULL,
+					 XA_LIMIT(16, 0xffffff), &mdev->qp_next,
+					 GFP_KERNEL);
+		err = err < 0 ? err : 0;
+	}
+	if (err)
+		goto err_all;
+	ibqp->qp_num = qpn;
+	qp->attr.port_num = 1;
+	qp->attr.path_mtu = IB_MTU_1024;
+	qp->mtu = 1024;
+
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_qpn;
+	}
+	xa_store_bh(&mdev->qp_xa, qpn, qp, GFP_KERNEL);
+	return 0;
+
+err_qpn:
+	xa_erase_bh(&mdev->qp_xa, qpn);
+err_all:
+	mrc_resp_cleanup(qp);
+err_req:
+	mrc_req_cleanup(qp);
+err_rq:
+	mrc_queue_free(&qp->rq);
+err_sq:
+	mrc_queue_free(&qp->sq);
+err_dst:
+	dst_cache_destroy(&qp->dst_cache);
+	return err;
+}
+
+int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+
+	spin_lock_bh(&qp->lock);
+	qp->dying = true;
+	spin_unlock_bh(&qp->lock);
+	xa_erase_bh(&qp->mdev->qp_xa, ibqp->qp_num);
+	synchronize_rcu();		/* no packet handler holds it now */
+	timer_shutdown_sync(&qp->timer);
+	cancel_work_sync(&qp->work);
+	mrc_resp_cleanup(qp);
+	mrc_req_cleanup(qp);
+	mrc_queue_free(&qp->rq);
+	mrc_queue_free(&qp->sq);
+	dst_cache_destroy(&qp->dst_cache);
+	rdma_destroy_ah_attr(&qp->ah_attr);
+	return 0;
+}
+
+/* ---- state machine ---------------------------------------------------- */
+
+static void cqe_flush(struct mrc_qp *qp, struct mrc_cq *cq, u64 wr_id,
+		      enum ib_wc_opcode op)
+{
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		.status = IB_WC_WR_FLUSH_ERR,
+		.opcode = op,
+		.qp = &qp->ibqp,
+		.port_num = 1,
+	};
+
+	mrc_cq_post(cq, &wc, false);
+}
+
+/* Flush receive WQEs still in the RQ ring (qp->lock held). */
+static void flush_rq_ring(struct mrc_qp *qp)
+{
+	if (qp->srq || !qp->rq.buf)
+		return;
+	while (mrc_queue_count(&qp->rq)) {
+		struct rxe_recv_wqe *w = mrc_queue_slot(&qp->rq, qp->rq.idx);
+
+		cqe_flush(qp, qp->rcq, READ_ONCE(w->wr_id), IB_WC_RECV);
+		mrc_queue_consume(&qp->rq);
+	}
+}
+
+/* Move to the error state and flush every outstanding WR (qp->lock held) */
+void mrc_qp_error(struct mrc_qp *qp)
+{
+	bool was = qp->state == IB_QPS_ERR;
+
+	qp->state = IB_QPS_ERR;
+	mrc_req_flush(qp);
+	mrc_resp_flush(qp);
+	flush_rq_ring(qp);
+	if (!was && qp->ibqp.event_handler && qp->attr.qp_state != IB_QPS_ERR) {
+		/* only errors the QP ran into, not a requested transition */
+		struct ib_event ev = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_QP_FATAL,
+		};
+
+		qp->attr.qp_state = IB_QPS_ERR;
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	}
+	qp->attr.qp_state = IB_QPS_ERR;
+}
+
+static int apply_attr(struct mrc_qp *qp, struct ib_qp_attr *attr, int mask)
+{
+	struct mrc_dev *mdev = qp->mdev;
+
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= MRC_PORT_PKEY_TBL_LEN)
+		return -EINVAL;
+	if ((mask & IB_QP_PORT) && attr->port_num != 1)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > MRC_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > MRC_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if (mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE))
+		return -EOPNOTSUPP;
+	if (mask & IB_QP_AV) {
+		struct mrc_av av = {};
+		int err = mrc_av_from_attr(&av, &attr->ah_attr);
+
+		if (err)
+			return err;
+		av.sport = mrc_qp_sport(qp->ibqp.qp_num);
+		qp->av = av;
+		rdma_replace_ah_attr(&qp->ah_attr, &attr->ah_attr);
+		dst_cache_reset(&qp->dst_cache);
+	}
+	if (mask & IB_QP_PATH_MTU) {
+		struct net_device *ndev = mrc_dev_netdev_get(mdev);
+		enum ib_mtu port = ndev ? mrc_wire_path_mtu(READ_ONCE(ndev->mtu)) : 0;
+
+		dev_put(ndev);
+		if (!port)
+			port = IB_MTU_256;
+		qp->attr.path_mtu = min(attr->path_mtu, port);
+		qp->mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+	}
+	if (mask & IB_QP_PKEY_INDEX)
+		qp->attr.pkey_index = attr->pkey_index;
+	if (mask & IB_QP_QKEY)
+		qp->attr.qkey = attr->qkey;
+	if (mask & IB_QP_ACCESS_FLAGS)
+		qp->attr.qp_access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_TIMEOUT)
+		qp->attr.timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		qp->attr.retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		qp->attr.rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		qp->attr.min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->attr.max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		qp->attr.max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_SQ_PSN)
+		qp->attr.sq_psn = attr->sq_psn & MRC_PSN_MASK;
+	if (mask & IB_QP_RQ_PSN)
+		qp->attr.rq_psn = attr->rq_psn & MRC_PSN_MASK;
+	if (mask & IB_QP_DEST_QPN)
+		qp->attr.dest_qp_num = attr->dest_qp_num & MRC_PSN_MASK;
+	return 0;
+}
+
+int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	enum ib_qp_state cur, new;
+	struct sk_buff_head txq;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	__skb_queue_head_init(&txq);
+	spin_lock_bh(&qp->lock);
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, new, ibqp->qp_type, mask)) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (ibqp->qp_type == IB_QPT_RC && new == IB_QPS_RTR && cur != IB_QPS_RTR &&
+	    !(mask & IB_QP_AV) && !qp->av.family) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = apply_attr(qp, attr, mask);
+	if (err)
+		goto out;
+	if (!(mask & IB_QP_STATE) || new == cur)
+		goto out;
+
+	qp->attr.qp_state = new;
+	switch (new) {
+	case IB_QPS_RESET:
+		qp->state = new;
+		mrc_req_reset(qp);
+		mrc_resp_reset(qp);
+		break;
+	case IB_QPS_RTR:
+		qp->state = new;
+		mrc_resp_reset(qp);
+		break;
+	case IB_QPS_RTS:
+		if (cur == IB_QPS_RTR)
+			mrc_req_reset(qp);
+		qp->state = new;
+		mrc_req_run(qp, &txq);
+		break;
+	case IB_QPS_ERR:
+		mrc_qp_error(qp);
+		break;
+	default:
+		qp->state = new;
+		break;
+	}
+out:
+	spin_unlock_bh(&qp->lock);
+	mrc_qp_send(qp, &txq);
+	return err;
+}
+
+int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+
+	spin_lock_bh(&qp->lock);
+	*attr = qp->attr;
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->sq_draining = 0;
+	memset(&attr->ah_attr, 0, sizeof(attr->ah_attr));
+	if (qp->av.family) {
+		const struct ib_global_route *g = rdma_ah_read_grh(&qp->ah_attr);
+		union ib_gid dgid = g->dgid;
+
+		attr->ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+		rdma_ah_set_port_num(&attr->ah_attr, 1);
+		rdma_ah_set_grh(&attr->ah_attr, &dgid, g->flow_label,
+				g->sgid_index, g->hop_limit, g->traffic_class);
+	}
+	spin_unlock_bh(&qp->lock);
+	attr->cap.max_send_wr = qp->sq.mask;
+	attr->cap.max_send_sge = qp->max_send_sge;
+	attr->cap.max_inline_data = qp->max_inline;
+	attr->cap.max_recv_wr = qp->srq ? 0 : qp->rq.mask;
+	attr->cap.max_recv_sge = qp->srq ? 0 : qp->max_recv_sge;
+	memset(init, 0, sizeof(*init));
+	init->qp_type = ibqp->qp_type;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->srq = ibqp->srq;
+	init->cap = attr->cap;
+	init->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	init->port_num = 1;
+	return 0;
+}
+
+/* ---- posting ---------------------------------------------------------- */
+
+/* Transmit what the engines built, outside qp->lock. */
+void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq)
+{
+	if (!skb_queue_empty(txq))
+		mrc_net_xmit(qp->mdev, qp->ibqp.qp_type == IB_QPT_RC ?
+			     &qp->dst_cache : NULL, txq);
+}
+
+/* Run the requester now, in the caller's context. */
+void mrc_qp_kick(struct mrc_qp *qp)
+{
+	struct sk_buff_head txq;
+
+	__skb_queue_head_init(&txq);
+	spin_lock_bh(&qp->lock);
+	mrc_req_run(qp, &txq);
+	spin_unlock_bh(&qp->lock);
+	mrc_qp_send(qp, &txq);
+}
+
+static int check_send_wr(struct mrc_qp *qp, const struct ib_send_wr *wr,
+			 u32 *length)
+{
+	u32 i, len = 0;
+
+	if (wr->num_sge > qp->max_send_sge)
+		return -EINVAL;
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	if ((wr->send_flags & IB_SEND_INLINE) && len > qp->max_inline)
+		return -EINVAL;
+	if (len > MRC_MAX_MSG)
+		return -EINVAL;
+	switch (wr->opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		break;
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+	case IB_WR_LOCAL_INV:
+	case IB_WR_REG_MR:
+		if (qp->ibqp.qp_type != IB_QPT_RC)
+			return -EINVAL;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		if (qp->ibqp.qp_type != IB_QPT_RC || len < 8 ||
+		    (atomic_wr(wr)->remote_addr & 7))
+			return -EINVAL;
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	*length = len;
+	return 0;
+}
+
+static void fill_send_wqe(struct mrc_qp *qp, const struct ib_send_wr *wr,
+			  u32 len, struct rxe_send_wqe *w)
+{
+	u32 i;
+
+	memset(w, 0, sizeof(*w));
+	w->wr.wr_id = wr->wr_id;
+	w->wr.opcode = wr->opcode;
+	w->wr.send_flags = wr->send_flags;
+	w->wr.ex.imm_data = wr->ex.imm_data;
+	switch (wr->opcode) {
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_LOCAL_INV:
+		w->wr.ex.invalidate_rkey = wr->ex.invalidate_rkey;
+		break;
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		w->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		w->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
+		w->iova = rdma_wr(wr)->remote_addr;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		w->wr.wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		w->wr.wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		w->wr.wr.atomic.swap = atomic_wr(wr)->swap;
+		w->wr.wr.atomic.rkey = atomic_wr(wr)->rkey;
+		w->iova = atomic_wr(wr)->remote_addr;
+		break;
+	case IB_WR_REG_MR:
+		w->wr.wr.reg.mr = reg_wr(wr)->mr;
+		w->wr.wr.reg.key = reg_wr(wr)->key;
+		w->wr.wr.reg.access = reg_wr(wr)->access;
+		break;
+	default:
+		break;
+	}
+	if (qp->ibqp.qp_type != IB_QPT_RC) {
+		w->wr.wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
+		w->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
+		w->wr.wr.ud.pkey_index = ud_wr(wr)->pkey_index;
+		w->wr.wr.ud.ah_num = to_mah(ud_wr(wr)->ah)->ah_num;
+	}
+	if (wr->send_flags & IB_SEND_INLINE) {
+		u8 *p = w->dma.inline_data;
+
+		/* kernel ULPs pass kernel virtual addresses */
+		for (i = 0; i < wr->num_sge; i++) {
+			memcpy(p, (void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			p += wr->sg_list[i].length;
+		}
+	} else {
+		for (i = 0; i < wr->num_sge; i++) {
+			w->dma.sge[i].addr = wr->sg_list[i].addr;
+			w->dma.sge[i].length = wr->sg_list[i].length;
+			w->dma.sge[i].lkey = wr->sg_list[i].lkey;
+		}
+	}
+	w->dma.length = len;
+	w->dma.resid = len;
+	w->dma.num_sge = wr->num_sge;
+}
+
+int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	unsigned long flags;
+	int err = 0;
+
+	if (qp->is_user) {
+		/* the rxe provider's doorbell: WQEs are already in the ring */
+		if (READ_ONCE(qp->state) < IB_QPS_RTS)
+			return -EINVAL;
+		mrc_qp_kick(qp);
+		return 0;
+	}
+	if (READ_ONCE(qp->state) < IB_QPS_RTS) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->sq_post_lock, flags);
+	for (; wr; wr = wr->next) {
+		u32 prod = qp->sq.buf->producer_index & qp->sq.mask;
+		u32 len;
+
+		err = check_send_wr(qp, wr, &len);
+		if (!err && ((prod + 1) & qp->sq.mask) ==
+		    /* acquire: pairs with the consumer's release of the slot */
+		    (smp_load_acquire(&qp->sq.buf->consumer_index) & qp->sq.mask))
+			err = -ENOMEM;
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+		fill_send_wqe(qp, wr, len, mrc_queue_slot(&qp->sq, prod));
+		/* release: the entry is written before its index moves */
+		smp_store_release(&qp->sq.buf->producer_index,
+				  (prod + 1) & qp->sq.mask);
+	}
+	spin_unlock_irqrestore(&qp->sq_post_lock, flags);
+	mrc_qp_kick(qp);
+	return err;
+}
+
+static int post_one_recv(struct mrc_queue *q, u32 max_sge,
+			 const struct ib_recv_wr *wr)
+{
+	u32 prod = q->buf->producer_index & q->mask;
+	struct rxe_recv_wqe *w;
+	u32 i, len = 0;
+
+	if (wr->num_sge > max_sge)
+		return -EINVAL;
+	if (((prod + 1) & q->mask) ==
+	    /* acquire: pairs with the consumer's release of the slot */
+	    (smp_load_acquire(&q->buf->consumer_index) & q->mask))
+		return -ENOMEM;
+	w = mrc_queue_slot(q, prod);
+	memset(w, 0, sizeof(*w));
+	w->wr_id = wr->wr_id;
+	for (i = 0; i < wr->num_sge; i++) {
+		w->dma.sge[i].addr = wr->sg_list[i].addr;
+		w->dma.sge[i].length = wr->sg_list[i].length;
+		w->dma.sge[i].lkey = wr->sg_list[i].lkey;
+		len += wr->sg_list[i].length;
+	}
+	w->dma.length = len;
+	w->dma.resid = len;
+	w->dma.num_sge = wr->num_sge;
+	/* release: the entry is written before its index moves */
+	smp_store_release(&q->buf->producer_index, (prod + 1) & q->mask);
+	return 0;
+}
+
+int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	unsigned long flags;
+	int err = 0;
+
+	if (qp->srq || qp->is_user) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	if (READ_ONCE(qp->state) == IB_QPS_RESET) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->rq_post_lock, flags);
+	for (; wr; wr = wr->next) {
+		err = post_one_recv(&qp->rq, qp->max_recv_sge, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&qp->rq_post_lock, flags);
+	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
+		spin_lock_bh(&qp->lock);
+		flush_rq_ring(qp);
+		spin_unlock_bh(&qp->lock);
+	}
+	return err;
+}
+
+/* ---- SRQ -------------------------------------------------------------- */
+
+int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibsrq->device);
+	struct mrc_srq *srq = to_msrq(ibsrq);
+	struct rxe_create_srq_resp resp = {};
+	struct ib_srq_attr *a = &init->attr;
+	u32 elem, num;
+	int err;
+
+	if (init->srq_type != IB_SRQT_BASIC)
+		return -EOPNOTSUPP;
+	if (!a->max_wr || a->max_wr > MRC_MAX_SRQ_WR || a->max_sge > MRC_MAX_SGE)
+		return -EINVAL;
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	spin_lock_init(&srq->lock);
+	spin_lock_init(&srq->post_lock);
+	srq->is_user = !!udata;
+	a->max_sge = max(a->max_sge, 1U);
+	elem = roundup_pow_of_two(sizeof(struct rxe_recv_wqe) +
+				  a->max_sge * sizeof(struct rxe_sge));
+	srq->max_sge = min_t(u32, (elem - sizeof(struct rxe_recv_wqe)) /
+			     sizeof(struct rxe_sge), MRC_MAX_SGE);
+	err = mrc_queue_init(mdev, &srq->q, udata, a->max_wr, elem, &resp.mi);
+	if (err)
+		return err;
+	a->max_wr = srq->q.mask;
+	a->max_sge = srq->max_sge;
+	srq->limit = a->srq_limit;
+	err = xa_alloc_cyclic_bh(&mdev->srq_xa, &num, srq, XA_LIMIT(1, MRC_MAX_SRQ),
+				 &mdev->srq_next, GFP_KERNEL);
+	if (err < 0)
+		goto err_q;
+	srq->srq_num = num;
+	resp.srq_num = num;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_num;
+	}
+	return 0;
+
+err_num:
+	xa_erase_bh(&mdev->srq_xa, srq->srq_num);
+err_q:
+	mrc_queue_free(&srq->q);
+	return err;
+}
+
+int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
+{
+	struct mrc_srq *srq = to_msrq(ibsrq);
+
+	if (mask & IB_SRQ_MAX_WR)
+		return -EOPNOTSUPP;	/* resizing an SRQ: README */
+	if (mask & IB_SRQ_LIMIT) {
+		if (attr->srq_limit > srq->q.mask)
+			return -EINVAL;
+		spin_lock_bh(&srq->lock);
+		srq->limit = attr->srq_limit;
+		spin_unlock_bh(&srq->lock);
+	}
+	return 0;
+}
+
+int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
+{
+	struct mrc_srq *srq = to_msrq(ibsrq);
+
+	attr->max_wr = srq->q.mask;
+	attr->max_sge = srq->max_sge;
+	attr->srq_limit = srq->limit;
+	return 0;
+}
+
+int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
+{
+	struct mrc_srq *srq = to_msrq(ibsrq);
+
+	xa_erase_bh(&to_mdev(ibsrq->device)->srq_xa, srq->srq_num);
+	mrc_queue_free(&srq->q);
+	return 0;
+}
+
+int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr)
+{
+	struct mrc_srq *srq = to_msrq(ibsrq);
+	unsigned long flags;
+	int err = 0;
+
+	if (srq->is_user) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&srq->post_lock, flags);
+	for (; wr; wr = wr->next) {
+		err = post_one_recv(&srq->q, srq->max_sge, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&srq->post_lock, flags);
+	return err;
+}
+
+/*
+ * Take the next receive WQE of @srq into @copy (@elem bytes). Returns
+ * @copy, or NULL when the SRQ is empty. Raises the limit event once.
+ */
+void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem)
+{
+	bool limit = false;
+	u32 n;
+
+	spin_lock(&srq->lock);
+	n = mrc_queue_count(&srq->q);
+	if (!n) {
+		spin_unlock(&srq->lock);
+		return NULL;
+	}
+	memcpy(copy, mrc_queue_slot(&srq->q, srq->q.idx),
+	       min_t(u32, elem, 1U << srq->q.log2_elem));
+	mrc_queue_consume(&srq->q);
+	if (srq->limit && n - 1 < srq->limit) {
+		srq->limit = 0;
+		limit = true;
+	}
+	spin_unlock(&srq->lock);
+	if (limit && srq->ibsrq.event_handler) {
+		struct ib_event ev = {
+			.device = srq->ibsrq.device,
+			.element.srq = &srq->ibsrq,
+			.event = IB_EVENT_SRQ_LIMIT_REACHED,
+		};
+
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
+	}
+	return copy;
+}
+
+/* ---- AH --------------------------------------------------------------- */
+
+int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		  struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibah->device);
+	gfp_t gfp = init->flags & RDMA_CREATE_AH_SLEEPABLE ? GFP_KERNEL :
+							     GFP_ATOMIC;
+	struct mrc_ah *ah = to_mah(ibah);
+	struct rxe_create_ah_resp resp = {};
+	int err;
+
+	err = mrc_av_from_attr(&ah->av, init->ah_attr);
+	if (err)
+		return err;
+	ah->av.sport = mrc_qp_sport(get_random_u32());
+	ah->attr = *init->ah_attr;
+	err = xa_alloc_cyclic_bh(&mdev->ah_xa, &ah->ah_num, ah,
+				 XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next, gfp);
+	if (err < 0)
+		return err;
+	if (udata && udata->outlen >= sizeof(resp)) {
+		resp.ah_num = ah->ah_num;
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err) {
+			xa_erase_bh(&mdev->ah_xa, ah->ah_num);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
+{
+	*attr = to_mah(ibah)->attr;
+	attr->grh.sgid_attr = NULL;
+	return 0;
+}
+
+int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	xa_erase_bh(&to_mdev(ibah->device)->ah_xa, to_mah(ibah)->ah_num);
+	return 0;
+}

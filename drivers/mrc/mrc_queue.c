@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Work and completion queues in the rxe ring layout (struct rxe_queue_buf):
+ * one header page part with the producer and consumer indices, then
+ * power-of-two slots. User queues are vmalloc_user() memory the provider
+ * maps through an rdma_user_mmap_entry; kernel queues use the same layout
+ * so one set of engines serves both.
+ *
+ * Indices are kept masked, as the provider expects. An index read from a
+ * user-writable header is masked again before use, so a bad value can only
+ * make the kernel see garbage WQEs (which it validates), never touch memory
+ * outside the ring.
+ */
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "mrc.h"
+
+int mrc_queue_init(struct mrc_dev *mdev, struct mrc_queue *q,
+		   struct ib_udata *udata, u32 num_elem, u32 elem_size,
+		   struct mminfo *mi)
+{
+	struct mrc_ucontext *uc;
+	struct mrc_mmap_entry *e;
+	u32 slots;
+	int err;
+
+	elem_size = roundup_pow_of_two(elem_size);
+	/* one slot always stays empty: full is prod + 1 == cons */
+	slots = roundup_pow_of_two(num_elem + 1);
+	q->log2_elem = ilog2(elem_size);
+	q->mask = slots - 1;
+	q->idx = 0;
+	q->entry = NULL;
+	q->size = PAGE_ALIGN(sizeof(*q->buf) + (size_t)slots * elem_size);
+	q->buf = vmalloc_user(q->size);
+	if (!q->buf)
+		return -ENOMEM;
+	q->buf->log2_elem_size = q->log2_elem;
+	q->buf->index_mask = q->mask;
+	if (!udata)
+		return 0;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e) {
+		err = -ENOMEM;
+		goto err_buf;
+	}
+	e->buf = q->buf;
+	uc = rdma_udata_to_drv_context(udata, struct mrc_ucontext, ibuc);
+	err = rdma_user_mmap_entry_insert(&uc->ibuc, &e->rdma, q->size);
+	if (err) {
+		kfree(e);
+		goto err_buf;
+	}
+	q->entry = &e->rdma;
+	if (mi) {
+		mi->offset = rdma_user_mmap_get_offset(&e->rdma);
+		mi->size = q->size;
+		mi->pad = 0;
+	}
+	return 0;
+
+err_buf:
+	vfree(q->buf);
+	q->buf = NULL;
+	return err;
+}
+
+/* A user queue's memory goes with its mmap entry (mrc_mmap_free): pages
+ * still mapped by the process stay alive through their own references.
+ */
+void mrc_queue_free(struct mrc_queue *q)
+{
+	if (!q->buf)
+		return;
+	if (q->entry)
+		rdma_user_mmap_entry_remove(q->entry);
+	else
+		vfree(q->buf);
+	q->buf = NULL;
+	q->entry = NULL;
+}
+
+/* Entries posted and not yet consumed (kernel is the consumer) */
+u32 mrc_queue_count(const struct mrc_queue *q)
+{
+	/* acquire: pairs with the producer's release, entries first */
+	u32 prod = smp_load_acquire(&q->buf->producer_index) & q->mask;
+
+	return (prod - q->idx) & q->mask;
+}
+
+/* Free slots left for the kernel producer (CQ) */
+u32 mrc_queue_free_slots(const struct mrc_queue *q)
+{
+	/* acquire: pairs with the consumer's release of the slot */
+	u32 cons = smp_load_acquire(&q->buf->consumer_index) & q->mask;
+
+	return (cons - q->idx - 1) & q->mask;
+}
+
+/* Release the slot at the kernel's consumer index */
+void mrc_queue_consume(struct mrc_queue *q)
+{
+	q->idx = (q->idx + 1) & q->mask;
+	/* release: the slot is copied out before it is given back */
+	smp_store_release(&q->buf->consumer_index, q->idx);
+}
+
+int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *rdma;
+	struct mrc_mmap_entry *e;
+	int err;
+
+	rdma = rdma_user_mmap_entry_get(uctx, vma);
+	if (!rdma)
+		return -EINVAL;
+	e = container_of(rdma, struct mrc_mmap_entry, rdma);
+	err = remap_vmalloc_range(vma, e->buf, 0);
+	rdma_user_mmap_entry_put(rdma);
+	return err;
+}
+
+void mrc_mmap_free(struct rdma_user_mmap_entry *rdma)
+{
+	struct mrc_mmap_entry *e = container_of(rdma, struct mrc_mmap_entry,
+						rdma);
+
+	vfree(e->buf);
+	kfree(e);
+}

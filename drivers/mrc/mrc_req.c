@@ -1,0 +1,1077 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The requester and completer of an RC QP (and the sender of UD/GSI QPs).
+ *
+ * The requester fetches send WQEs from the SQ ring into kernel copies (the
+ * user cannot change a WQE once fetched), gives each message its PSNs and
+ * sends its packets, every one placeable on its own. Per PSN it keeps
+ * MRC_TX_ACKED/LOST/RTXED/RD flags in a ring of MRC_TX_WIN entries.
+ *
+ * The completer takes ACK (cumulative), SACK (cumulative + 64-bit bitmap),
+ * NAK/RNR NAK, NACK, READ responses and atomic ACKs. A PSN below the
+ * highest SACKed one by MRC_DUPTHRESH or more that has not arrived is
+ * lost, and only lost PSNs are sent again (no go-back-N). READ and atomic
+ * PSNs are acknowledged only by their responses; a lost READ response is
+ * asked for again with a one-packet READ request at its PSN.
+ *
+ * Timeouts: a retransmission timer from the measured RTT (RFC 6298 style)
+ * resends the oldest unacknowledged PSNs. The QP's timeout attribute bounds
+ * it and counts retries: retry_cnt timeouts without progress complete the
+ * oldest WQE with IB_WC_RETRY_EXC_ERR and move the QP to the error state.
+ *
+ * Everything runs under qp->lock; packets are queued on @txq and sent by
+ * the caller after the lock is dropped.
+ */
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+
+#include <rdma/ib_mad.h>
+
+#include "mrc.h"
+
+static void req_work(struct work_struct *work);
+
+#define MRC_DUPTHRESH		3
+#define MRC_ACKREQ_EVERY	16
+#define MRC_BUDGET		256
+#define MRC_READ_CHUNK		256	/* PSNs one READ request asks for */
+#define MRC_RTO_MIN_US		2000
+#define MRC_RTO_INIT_US		20000
+#define MRC_TO_BURST		64	/* PSNs resent per timeout */
+
+static const u32 rnr_us[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+static inline u32 tslot(u32 psn)
+{
+	return psn & (MRC_TX_WIN - 1);
+}
+
+static inline struct rxe_send_wqe *wcopy(struct mrc_qp *qp, u32 idx)
+{
+	return qp->req.copies + (size_t)(idx & qp->sq.mask) * qp->sq_elem;
+}
+
+static inline struct mrc_swqe *wmeta(struct mrc_qp *qp, u32 idx)
+{
+	return &qp->req.meta[idx & qp->sq.mask];
+}
+
+static u32 now_us(void)
+{
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
+static enum ib_wc_opcode wc_opcode(u32 op)
+{
+	switch (op) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+int mrc_req_init(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+	u32 slots = qp->sq.mask + 1;
+
+	r->txs = kcalloc(MRC_TX_WIN, sizeof(*r->txs), GFP_KERNEL);
+	r->sent_us = kcalloc(MRC_TX_WIN, sizeof(*r->sent_us), GFP_KERNEL);
+	r->copies = kvcalloc(slots, qp->sq_elem, GFP_KERNEL);
+	r->meta = kvcalloc(slots, sizeof(*r->meta), GFP_KERNEL);
+	if (!r->txs || !r->sent_us || !r->copies || !r->meta) {
+		mrc_req_cleanup(qp);
+		return -ENOMEM;
+	}
+	INIT_WORK(&qp->work, req_work);
+	return 0;
+}
+
+void mrc_req_cleanup(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+
+	kfree(r->txs);
+	kfree(r->sent_us);
+	kvfree(r->copies);
+	kvfree(r->meta);
+	r->txs = NULL;
+	r->sent_us = NULL;
+	r->copies = NULL;
+	r->meta = NULL;
+}
+
+/* RESET, and RTR -> RTS: start from sq_psn with nothing in flight */
+void mrc_req_reset(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+
+	r->next_idx = qp->sq.idx;
+	r->cur_valid = false;
+	r->snd_nxt = qp->attr.sq_psn;
+	r->snd_una = qp->attr.sq_psn;
+	r->ud_psn = qp->attr.sq_psn;
+	r->msn = 0;
+	r->rqmsn = 0;
+	r->rd_outstanding = 0;
+	r->nlost = 0;
+	r->retry_left = qp->attr.retry_cnt;
+	r->rnr_left = qp->attr.rnr_retry;
+	r->rnr_wait = false;
+	r->progress = jiffies;
+	r->srtt_us = 0;
+	r->rttvar_us = 0;
+	r->since_ackreq = 0;
+	memset(r->txs, 0, MRC_TX_WIN);
+}
+
+/* the QP timeout attribute: 4.096 us * 2^timeout; 0 means infinite */
+static u64 qp_timeout_us(struct mrc_qp *qp)
+{
+	u8 t = qp->attr.timeout;
+
+	if (!t)
+		return 0;
+	return (4096ULL << min_t(u8, t, 31)) / 1000;
+}
+
+static u32 rto_us(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+	u64 limit = qp_timeout_us(qp);
+	u32 rto;
+
+	rto = r->srtt_us ? r->srtt_us + max(4 * r->rttvar_us, 1000U) :
+			   MRC_RTO_INIT_US;
+	rto = max_t(u32, rto, MRC_RTO_MIN_US);
+	if (limit && rto > limit)
+		rto = max_t(u64, limit, MRC_RTO_MIN_US);
+	return rto;
+}
+
+static void arm_timer(struct mrc_qp *qp)
+{
+	unsigned long when = jiffies + usecs_to_jiffies(rto_us(qp)) + 1;
+
+	qp->req.rto_deadline = when;
+	if (!qp->dying)
+		mod_timer(&qp->timer, when);
+}
+
+static void rtt_sample(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_req *r = &qp->req;
+	u32 s = now_us() - r->sent_us[tslot(psn)];
+
+	if (r->txs[tslot(psn)] & MRC_TX_RTXED || s > 10 * USEC_PER_SEC)
+		return;
+	if (!r->srtt_us) {
+		r->srtt_us = s;
+		r->rttvar_us = s / 2;
+	} else {
+		u32 d = abs((s32)(r->srtt_us - s));
+
+		r->rttvar_us = (3 * r->rttvar_us + d) / 4;
+		r->srtt_us = (7 * r->srtt_us + s) / 8;
+	}
+}
+
+/* ---- completion ------------------------------------------------------- */
+
+static bool wqe_signaled(struct mrc_qp *qp, struct rxe_send_wqe *w,
+			 struct mrc_swqe *m)
+{
+	return qp->sig_all || (w->wr.send_flags & IB_SEND_SIGNALED) ||
+	       m->status != IB_WC_SUCCESS;
+}
+
+static void post_send_cqe(struct mrc_qp *qp, struct rxe_send_wqe *w,
+			  struct mrc_swqe *m, enum ib_wc_status status)
+{
+	struct ib_wc wc = {
+		.wr_id = w->wr.wr_id,
+		.status = status,
+		.opcode = wc_opcode(m->opcode),
+		.byte_len = m->length,
+		.qp = &qp->ibqp,
+		.port_num = 1,
+	};
+
+	mrc_cq_post(qp->scq, &wc, false);
+}
+
+/* Complete finished WQEs in order; an error moves the QP to ERR. */
+static void complete_wqes(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+
+	while (qp->sq.idx != r->next_idx) {
+		u32 idx = qp->sq.idx;
+		struct rxe_send_wqe *w = wcopy(qp, idx);
+		struct mrc_swqe *m = wmeta(qp, idx);
+
+		if (!m->done) {
+			if (!m->npkts || m->sent != m->npkts ||
+			    mrc_psn_diff(r->snd_una, m->first_psn + m->npkts - 1) <= 0)
+				break;
+			m->done = true;
+		}
+		if (m->rd_atomic && r->rd_outstanding)
+			r->rd_outstanding--;
+		if (wqe_signaled(qp, w, m))
+			post_send_cqe(qp, w, m, m->status);
+		mrc_queue_consume(&qp->sq);
+		if (r->cur_valid && r->cur_idx == idx)
+			r->cur_valid = false;
+		if (m->status != IB_WC_SUCCESS) {
+			mrc_qp_error(qp);
+			return;
+		}
+	}
+}
+
+/* Flush every fetched and posted send WQE (QP in ERR, qp->lock held). */
+void mrc_req_flush(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+
+	if (!qp->sq.buf || !r->meta)
+		return;
+	while (qp->sq.idx != r->next_idx) {
+		struct mrc_swqe *m = wmeta(qp, qp->sq.idx);
+
+		post_send_cqe(qp, wcopy(qp, qp->sq.idx), m, IB_WC_WR_FLUSH_ERR);
+		mrc_queue_consume(&qp->sq);
+	}
+	while (mrc_queue_count(&qp->sq)) {
+		struct rxe_send_wqe *w = mrc_queue_slot(&qp->sq, qp->sq.idx);
+		struct ib_wc wc = {
+			.wr_id = READ_ONCE(w->wr.wr_id),
+			.status = IB_WC_WR_FLUSH_ERR,
+			.opcode = wc_opcode(READ_ONCE(w->wr.opcode)),
+			.qp = &qp->ibqp,
+			.port_num = 1,
+		};
+
+		mrc_cq_post(qp->scq, &wc, false);
+		mrc_queue_consume(&qp->sq);
+	}
+	r->next_idx = qp->sq.idx;
+	r->cur_valid = false;
+	r->rd_outstanding = 0;
+	r->nlost = 0;
+	r->snd_una = r->snd_nxt;
+	if (!qp->dying)
+		del_timer(&qp->timer);
+}
+
+/* ---- fetching WQEs -------------------------------------------------------- */
+
+static u32 wqe_length(struct mrc_qp *qp, struct rxe_send_wqe *w, int *err)
+{
+	u64 len = 0;
+	u32 i;
+
+	if (w->wr.send_flags & IB_SEND_INLINE) {
+		if (w->dma.length > qp->max_inline)
+			*err = -EINVAL;
+		return w->dma.length;
+	}
+	if (w->dma.num_sge > qp->max_send_sge) {
+		*err = -EINVAL;
+		return 0;
+	}
+	for (i = 0; i < w->dma.num_sge; i++)
+		len += w->dma.sge[i].length;
+	if (len > MRC_MAX_MSG)
+		*err = -EINVAL;
+	return len;
+}
+
+/* A local operation runs when fetched; its completion keeps SQ order. */
+static enum ib_wc_status local_op(struct mrc_qp *qp, struct rxe_send_wqe *w)
+{
+	int err;
+
+	if (w->wr.opcode == IB_WR_REG_MR)
+		err = qp->is_user ? -EINVAL :
+		      mrc_mr_reg_wr(qp->mdev, qp->ibqp.pd, &w->wr);
+	else
+		err = mrc_mr_invalidate(qp->mdev, qp->ibqp.pd,
+					w->wr.ex.invalidate_rkey);
+	return err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
+}
+
+/*
+ * Fetch the next WQE for an RC QP. Returns false when there is none or it
+ * must wait (fence, max_rd_atomic).
+ */
+static bool fetch_rc(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+	u32 idx = r->next_idx, max_rd;
+	struct rxe_send_wqe *w;
+	struct mrc_swqe *m;
+	int err = 0;
+
+	/* acquire: pairs with the producer's release, entries first */
+	if (!(((smp_load_acquire(&qp->sq.buf->producer_index) & qp->sq.mask) -
+	       idx) & qp->sq.mask))
+		return false;
+	w = wcopy(qp, idx);
+	memcpy(w, mrc_queue_slot(&qp->sq, idx), qp->sq_elem);
+	m = wmeta(qp, idx);
+	memset(m, 0, sizeof(*m));
+	m->opcode = w->wr.opcode;
+	m->length = wqe_length(qp, w, &err);
+
+	switch (m->opcode) {
+	case IB_WR_RDMA_READ:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		m->rd_atomic = true;
+		max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
+		if (r->rd_outstanding >= max_rd)
+			return false;
+		if (m->opcode != IB_WR_RDMA_READ &&
+		    (m->length < 8 || (w->wr.wr.atomic.remote_addr & 7)))
+			err = -EINVAL;
+		break;
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_LOCAL_INV:
+	case IB_WR_REG_MR:
+		break;
+	default:
+		err = -EINVAL;
+		break;
+	}
+	if ((w->wr.send_flags & IB_SEND_FENCE) && r->rd_outstanding)
+		return false;
+
+	r->next_idx = (idx + 1) & qp->sq.mask;
+	if (err) {
+		m->status = IB_WC_LOC_QP_OP_ERR;
+		m->done = true;
+		return true;
+	}
+	if (m->opcode == IB_WR_LOCAL_INV || m->opcode == IB_WR_REG_MR) {
+		m->status = local_op(qp, w);
+		m->done = true;
+		return true;
+	}
+	m->first_psn = r->snd_nxt;
+	m->npkts = max_t(u32, 1, DIV_ROUND_UP(m->length, qp->mtu));
+	if (m->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	    m->opcode == IB_WR_ATOMIC_FETCH_AND_ADD)
+		m->npkts = 1;
+	m->msn = r->msn++;
+	m->rqmsn = r->rqmsn;
+	if (m->opcode == IB_WR_SEND || m->opcode == IB_WR_SEND_WITH_IMM ||
+	    m->opcode == IB_WR_SEND_WITH_INV ||
+	    m->opcode == IB_WR_RDMA_WRITE_WITH_IMM)
+		r->rqmsn++;
+	if (m->rd_atomic)
+		r->rd_outstanding++;
+	r->cur_idx = idx;
+	r->cur_valid = true;
+	return true;
+}
+
+/* ---- building packets ------------------------------------------------- */
+
+static u8 rc_opcode(u32 op, bool first, bool last)
+{
+	static const u8 send[] = { MRC_OP_SEND_MIDDLE, MRC_OP_SEND_FIRST,
+				   MRC_OP_SEND_LAST, MRC_OP_SEND_ONLY };
+	static const u8 write[] = { MRC_OP_WRITE_MIDDLE, MRC_OP_WRITE_FIRST,
+				    MRC_OP_WRITE_LAST, MRC_OP_WRITE_ONLY };
+	int i = (first ? 1 : 0) + (last ? 2 : 0);
+
+	switch (op) {
+	case IB_WR_SEND:
+		return send[i];
+	case IB_WR_SEND_WITH_IMM:
+		return last ? (first ? MRC_OP_SEND_ONLY_IMM : MRC_OP_SEND_LAST_IMM) :
+			      send[i];
+	case IB_WR_SEND_WITH_INV:
+		return last ? (first ? MRC_OP_SEND_ONLY_INV : MRC_OP_SEND_LAST_INV) :
+			      send[i];
+	case IB_WR_RDMA_WRITE:
+		return write[i];
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return last ? (first ? MRC_OP_WRITE_ONLY_IMM : MRC_OP_WRITE_LAST_IMM) :
+			      write[i];
+	case IB_WR_RDMA_READ:
+		return MRC_OP_READ_REQ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return MRC_OP_CMP_SWAP;
+	default:
+		return MRC_OP_FETCH_ADD;
+	}
+}
+
+/*
+ * Build the packet for PSN first_psn + @k of WQE @idx; a READ request asks
+ * for @n PSNs from there. Returns NULL (and sets m->status) on a local
+ * error, or on allocation failure with the status untouched.
+ */
+static struct sk_buff *build_rc(struct mrc_qp *qp, u32 idx, u32 k, u32 n,
+				bool rtx)
+{
+	struct rxe_send_wqe *w = wcopy(qp, idx);
+	struct mrc_swqe *m = wmeta(qp, idx);
+	struct mrc_req *r = &qp->req;
+	bool first = !k, last = k + n == m->npkts;
+	u32 off = k * qp->mtu, paylen = 0, psn = m->first_psn + k;
+	bool is_read = m->opcode == IB_WR_RDMA_READ;
+	bool ackreq = last || rtx || is_read || m->rd_atomic;
+	struct mrc_pkt pkt;
+	struct sk_buff *skb;
+	unsigned int hlen;
+	u8 op, flags8;
+	int err = 0;
+
+	if (!is_read && !m->rd_atomic)
+		paylen = min(qp->mtu, m->length - off);
+	op = rc_opcode(m->opcode, first, last);
+	if (++r->since_ackreq >= MRC_ACKREQ_EVERY)
+		ackreq = true;
+	if (ackreq)
+		r->since_ackreq = 0;
+
+	skb = mrc_net_alloc(qp->mdev, mrc_wire_hdr_len(op, false) + paylen +
+			    (-paylen & 3));
+	if (!skb)
+		return NULL;
+	hlen = mrc_wire_prepare(&pkt, skb->data, op, paylen);
+	memset(skb->data, 0, hlen);
+	flags8 = (ackreq ? MRC_BTH_ACKREQ : 0) | (rtx ? MRC_BTH_RTX : 0);
+	mrc_bth_init(skb->data, op, flags8,
+		     last && (w->wr.send_flags & IB_SEND_SOLICITED),
+		     -paylen & 3, IB_DEFAULT_PKEY_FULL, qp->attr.dest_qp_num,
+		     psn);
+	mrc_meth_set(mrc_pkt_hdr(&pkt, MRC_H_METH), m->rqmsn, m->msn);
+	if (pkt.mask & MRC_H_RETH) {
+		u32 len = m->length;
+
+		if (is_read)
+			len = min_t(u32, n * qp->mtu, m->length - off);
+		mrc_reth_set(mrc_pkt_hdr(&pkt, MRC_H_RETH),
+			     w->wr.wr.rdma.remote_addr + off, w->wr.wr.rdma.rkey,
+			     len);
+	}
+	if (pkt.mask & MRC_H_PLETH)
+		mrc_pleth_set(mrc_pkt_hdr(&pkt, MRC_H_PLETH), off, m->length);
+	if (pkt.mask & MRC_H_IMMDT)
+		mrc_immdt_set(mrc_pkt_hdr(&pkt, MRC_H_IMMDT), w->wr.ex.imm_data);
+	if (pkt.mask & MRC_H_IETH)
+		mrc_ieth_set(mrc_pkt_hdr(&pkt, MRC_H_IETH),
+			     w->wr.ex.invalidate_rkey);
+	if (pkt.mask & MRC_H_ATMETH) {
+		u64 sa = m->opcode == IB_WR_ATOMIC_CMP_AND_SWP ?
+			 w->wr.wr.atomic.swap : w->wr.wr.atomic.compare_add;
+
+		mrc_atmeth_set(mrc_pkt_hdr(&pkt, MRC_H_ATMETH),
+			       w->wr.wr.atomic.remote_addr, w->wr.wr.atomic.rkey,
+			       sa, w->wr.wr.atomic.compare_add);
+	}
+	if (paylen) {
+		u8 *dst = skb->data + hlen;
+
+		if (w->wr.send_flags & IB_SEND_INLINE) {
+			memcpy(dst, w->dma.inline_data + off, paylen);
+		} else {
+			rcu_read_lock();
+			err = mrc_sge_copy(qp->mdev, qp->ibqp.pd, w->dma.sge,
+					   w->dma.num_sge, off, dst, paylen,
+					   false);
+			rcu_read_unlock();
+		}
+		memset(dst + paylen, 0, -paylen & 3);
+	}
+	if (err) {
+		kfree_skb(skb);
+		m->status = IB_WC_LOC_PROT_ERR;
+		return NULL;
+	}
+	*mrc_skb_av(skb) = qp->av;
+	return skb;
+}
+
+static void mark_sent(struct mrc_qp *qp, u32 psn, u32 n, bool rd, bool rtx)
+{
+	struct mrc_req *r = &qp->req;
+	u32 t = now_us(), i;
+
+	for (i = 0; i < n; i++) {
+		u32 s = tslot(psn + i);
+
+		if (rtx) {
+			if (r->txs[s] & MRC_TX_LOST)
+				r->nlost--;
+			r->txs[s] = (r->txs[s] & ~MRC_TX_LOST) | MRC_TX_RTXED;
+		} else {
+			r->txs[s] = rd ? MRC_TX_RD : 0;
+		}
+		r->sent_us[s] = t;
+	}
+}
+
+/* Find the fetched WQE that owns @psn. */
+static bool find_wqe(struct mrc_qp *qp, u32 psn, u32 *idxp)
+{
+	u32 idx;
+
+	for (idx = qp->sq.idx; idx != qp->req.next_idx;
+	     idx = (idx + 1) & qp->sq.mask) {
+		struct mrc_swqe *m = wmeta(qp, idx);
+		s32 d = mrc_psn_diff(psn, m->first_psn);
+
+		if (m->npkts && d >= 0 && d < m->npkts) {
+			*idxp = idx;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Resend lost PSNs, oldest first. */
+static int send_lost(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
+{
+	struct mrc_req *r = &qp->req;
+	u32 psn;
+
+	for (psn = r->snd_una; r->nlost && budget > 0 && psn != r->snd_nxt;
+	     psn = mrc_psn_add(psn, 1)) {
+		struct sk_buff *skb;
+		struct mrc_swqe *m;
+		u32 idx;
+
+		if (!(r->txs[tslot(psn)] & MRC_TX_LOST))
+			continue;
+		if (!find_wqe(qp, psn, &idx)) {
+			r->txs[tslot(psn)] &= ~MRC_TX_LOST;
+			r->nlost--;
+			continue;
+		}
+		m = wmeta(qp, idx);
+		skb = build_rc(qp, idx, mrc_psn_diff(psn, m->first_psn), 1, true);
+		if (!skb) {
+			if (m->status != IB_WC_SUCCESS)
+				m->done = true;
+			break;
+		}
+		mark_sent(qp, psn, 1, false, true);
+		mrc_count(qp->mdev, MRC_CNT_RETRANS, 1);
+		__skb_queue_tail(txq, skb);
+		budget--;
+	}
+	return budget;
+}
+
+/* Send packets never sent, while the window allows. */
+static int send_new(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
+{
+	struct mrc_req *r = &qp->req;
+
+	while (budget > 0 && qp->state == IB_QPS_RTS) {
+		struct sk_buff *skb;
+		struct mrc_swqe *m;
+		u32 n = 1;
+
+		if (!r->cur_valid) {
+			if (!fetch_rc(qp))
+				break;
+			continue;
+		}
+		m = wmeta(qp, r->cur_idx);
+		if (m->opcode == IB_WR_RDMA_READ)
+			n = min_t(u32, m->npkts - m->sent, MRC_READ_CHUNK);
+		if (mrc_psn_diff(mrc_psn_add(r->snd_nxt, n), r->snd_una) >
+		    MRC_TX_WIN)
+			break;
+		skb = build_rc(qp, r->cur_idx, m->sent, n, false);
+		if (!skb) {
+			if (m->status != IB_WC_SUCCESS) {
+				/* the WQE ends here: skip its other PSNs */
+				m->done = true;
+				r->cur_valid = false;
+			}
+			break;
+		}
+		mark_sent(qp, r->snd_nxt, n, m->rd_atomic, false);
+		r->snd_nxt = mrc_psn_add(r->snd_nxt, n);
+		m->sent += n;
+		if (m->sent == m->npkts)
+			r->cur_valid = false;
+		__skb_queue_tail(txq, skb);
+		budget -= n;
+	}
+	return budget;
+}
+
+/* ---- UD and GSI ------------------------------------------------------- */
+
+static void send_ud(struct mrc_qp *qp, struct sk_buff_head *txq)
+{
+	struct mrc_dev *mdev = qp->mdev;
+	struct mrc_req *r = &qp->req;
+	int budget = MRC_BUDGET;
+
+	while (budget-- > 0 && qp->state >= IB_QPS_RTS &&
+	       qp->state != IB_QPS_ERR) {
+		u32 idx = r->next_idx, qkey, paylen, mtu;
+		struct net_device *ndev;
+		struct rxe_send_wqe *w;
+		struct mrc_swqe *m;
+		struct sk_buff *skb;
+		struct mrc_pkt pkt;
+		struct mrc_ah *ah;
+		struct mrc_av av;
+		unsigned int hlen;
+		int err = 0;
+		u8 op;
+
+		/* acquire: pairs with the producer's release, entries first */
+		if (!(((smp_load_acquire(&qp->sq.buf->producer_index) &
+			qp->sq.mask) - idx) & qp->sq.mask))
+			break;
+		w = wcopy(qp, idx);
+		memcpy(w, mrc_queue_slot(&qp->sq, idx), qp->sq_elem);
+		m = wmeta(qp, idx);
+		memset(m, 0, sizeof(*m));
+		m->opcode = w->wr.opcode;
+		m->done = true;
+		r->next_idx = (idx + 1) & qp->sq.mask;
+		paylen = wqe_length(qp, w, &err);
+		m->length = paylen;
+
+		rcu_read_lock();
+		ndev = rcu_dereference(mdev->ndev);
+		mtu = ndev ? ib_mtu_enum_to_int(mrc_wire_path_mtu(ndev->mtu)) : 0;
+		rcu_read_unlock();
+		xa_lock(&mdev->ah_xa);
+		ah = xa_load(&mdev->ah_xa, w->wr.wr.ud.ah_num);
+		if (ah && ah->ibah.pd == qp->ibqp.pd)
+			av = ah->av;
+		else
+			ah = NULL;
+		xa_unlock(&mdev->ah_xa);
+		if (err || !ah || paylen > mtu ||
+		    (m->opcode != IB_WR_SEND && m->opcode != IB_WR_SEND_WITH_IMM)) {
+			m->status = IB_WC_LOC_QP_OP_ERR;
+			continue;
+		}
+		op = m->opcode == IB_WR_SEND ? MRC_OP_UD_SEND_ONLY :
+					       MRC_OP_UD_SEND_ONLY_IMM;
+		skb = mrc_net_alloc(mdev, mrc_wire_hdr_len(op, false) + paylen +
+				    (-paylen & 3));
+		if (!skb) {
+			m->status = IB_WC_GENERAL_ERR;
+			continue;
+		}
+		hlen = mrc_wire_prepare(&pkt, skb->data, op, paylen);
+		memset(skb->data, 0, skb->len);
+		mrc_bth_init(skb->data, op, 0,
+			     w->wr.send_flags & IB_SEND_SOLICITED, -paylen & 3,
+			     IB_DEFAULT_PKEY_FULL, w->wr.wr.ud.remote_qpn,
+			     r->ud_psn);
+		r->ud_psn = mrc_psn_add(r->ud_psn, 1);
+		qkey = w->wr.wr.ud.remote_qkey;
+		if (qkey & 0x80000000)
+			qkey = qp->attr.qkey;
+		mrc_deth_set(mrc_pkt_hdr(&pkt, MRC_H_DETH), qkey, qp->ibqp.qp_num);
+		if (pkt.mask & MRC_H_IMMDT)
+			mrc_immdt_set(mrc_pkt_hdr(&pkt, MRC_H_IMMDT),
+				      w->wr.ex.imm_data);
+		if (w->wr.send_flags & IB_SEND_INLINE) {
+			memcpy(skb->data + hlen, w->dma.inline_data, paylen);
+		} else if (paylen) {
+			rcu_read_lock();
+			err = mrc_sge_copy(mdev, qp->ibqp.pd, w->dma.sge,
+					   w->dma.num_sge, 0, skb->data + hlen,
+					   paylen, false);
+			rcu_read_unlock();
+		}
+		if (err) {
+			kfree_skb(skb);
+			m->status = IB_WC_LOC_PROT_ERR;
+			continue;
+		}
+		*mrc_skb_av(skb) = av;
+		__skb_queue_tail(txq, skb);
+	}
+}
+
+/* ---- the engine ------------------------------------------------------- */
+
+/*
+ * Send what can be sent (lost PSNs first), complete what is done, keep the
+ * timer right. qp->lock held.
+ */
+void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq)
+{
+	struct mrc_req *r = &qp->req;
+	int budget = MRC_BUDGET;
+
+	if (qp->dying || !r->meta)
+		return;
+	if (qp->state == IB_QPS_ERR) {
+		mrc_req_flush(qp);
+		return;
+	}
+	if (qp->state < IB_QPS_RTS)
+		return;
+	if (qp->ibqp.qp_type != IB_QPT_RC) {
+		send_ud(qp, txq);
+		complete_wqes(qp);
+		return;
+	}
+	if (r->rnr_wait) {
+		if (time_before(jiffies, r->rnr_until))
+			return;
+		r->rnr_wait = false;
+	}
+	/* completing first frees max_rd_atomic slots for send_new() */
+	complete_wqes(qp);
+	if (qp->state == IB_QPS_ERR)
+		return;
+	budget = send_lost(qp, txq, budget);
+	budget = send_new(qp, txq, budget);
+	complete_wqes(qp);
+	if (qp->state == IB_QPS_ERR)
+		return;
+	if (r->snd_una != r->snd_nxt && !timer_pending(&qp->timer))
+		arm_timer(qp);
+	if (budget <= 0 && !qp->dying)
+		queue_work(mrc_wq, &qp->work);
+}
+
+/* Mark @psn acknowledged unless it waits for READ/atomic response data. */
+static void ack_one(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_req *r = &qp->req;
+	u8 *f = &r->txs[tslot(psn)];
+
+	if (mrc_psn_diff(psn, r->snd_una) < 0 ||
+	    mrc_psn_diff(psn, r->snd_nxt) >= 0 || (*f & (MRC_TX_ACKED | MRC_TX_RD)))
+		return;
+	if (*f & MRC_TX_LOST)
+		r->nlost--;
+	*f = (*f & ~MRC_TX_LOST) | MRC_TX_ACKED;
+}
+
+/* Cumulative acknowledgment of every PSN up to and including @psn */
+static void ack_upto(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_req *r = &qp->req;
+	u32 p;
+
+	if (mrc_psn_diff(psn, r->snd_nxt) >= 0)
+		psn = mrc_psn_add(r->snd_nxt, -1);
+	for (p = r->snd_una; mrc_psn_diff(psn, p) >= 0; p = mrc_psn_add(p, 1))
+		ack_one(qp, p);
+}
+
+/* PSNs below @high - MRC_DUPTHRESH that did not arrive are lost */
+static void detect_loss(struct mrc_qp *qp, u32 high)
+{
+	struct mrc_req *r = &qp->req;
+	u32 p, end = mrc_psn_add(high, -MRC_DUPTHRESH);
+
+	if (mrc_psn_diff(end, r->snd_nxt) >= 0)
+		end = mrc_psn_add(r->snd_nxt, -1);
+	for (p = r->snd_una; mrc_psn_diff(end, p) >= 0; p = mrc_psn_add(p, 1)) {
+		u8 *f = &r->txs[tslot(p)];
+
+		/* a resent PSN gets a new chance until the next timeout */
+		if (!(*f & (MRC_TX_ACKED | MRC_TX_LOST | MRC_TX_RTXED))) {
+			*f |= MRC_TX_LOST;
+			r->nlost++;
+		}
+	}
+}
+
+static bool advance_una(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+	u32 old = r->snd_una;
+
+	while (r->snd_una != r->snd_nxt &&
+	       (r->txs[tslot(r->snd_una)] & MRC_TX_ACKED))
+		r->snd_una = mrc_psn_add(r->snd_una, 1);
+	if (old == r->snd_una)
+		return false;
+	rtt_sample(qp, mrc_psn_add(r->snd_una, -1));
+	r->progress = jiffies;
+	r->retry_left = qp->attr.retry_cnt;
+	r->rnr_left = qp->attr.rnr_retry;
+	return true;
+}
+
+/* End the WQE owning @psn with @status (remote errors). */
+static void fail_wqe(struct mrc_qp *qp, u32 psn, enum ib_wc_status status)
+{
+	u32 idx;
+
+	ack_upto(qp, mrc_psn_add(psn, -1));
+	advance_una(qp);
+	if (!find_wqe(qp, psn, &idx))
+		return;
+	wmeta(qp, idx)->status = status;
+	wmeta(qp, idx)->done = true;
+}
+
+static void rnr_nak(struct mrc_qp *qp, u32 psn, u8 timer)
+{
+	struct mrc_req *r = &qp->req;
+	u32 p;
+
+	mrc_count(qp->mdev, MRC_CNT_RNR_RX, 1);
+	ack_upto(qp, mrc_psn_add(psn, -1));
+	advance_una(qp);
+	if (qp->attr.rnr_retry != 7) {
+		if (!r->rnr_left) {
+			fail_wqe(qp, psn, IB_WC_RNR_RETRY_EXC_ERR);
+			return;
+		}
+		r->rnr_left--;
+	}
+	for (p = psn; p != r->snd_nxt; p = mrc_psn_add(p, 1)) {
+		u8 *f = &r->txs[tslot(p)];
+
+		if (mrc_psn_diff(p, r->snd_una) < 0)
+			continue;
+		if (!(*f & (MRC_TX_ACKED | MRC_TX_LOST))) {
+			*f |= MRC_TX_LOST;
+			r->nlost++;
+		}
+	}
+	r->rnr_wait = true;
+	r->rnr_until = jiffies + usecs_to_jiffies(rnr_us[timer & 31]) + 1;
+	if (!qp->dying)
+		mod_timer(&qp->timer, r->rnr_until);
+}
+
+/* READ response or atomic ACK: data for the WQE owning the PSN */
+static void rd_response(struct mrc_qp *qp, struct mrc_pkt *pkt)
+{
+	struct mrc_req *r = &qp->req;
+	u32 psn = mrc_bth_psn(pkt->hdr), idx, off, want;
+	struct rxe_send_wqe *w;
+	struct mrc_swqe *m;
+	u8 *f = &r->txs[tslot(psn)];
+	int err;
+
+	if (mrc_psn_diff(psn, r->snd_una) < 0 ||
+	    mrc_psn_diff(psn, r->snd_nxt) >= 0 || (*f & MRC_TX_ACKED) ||
+	    !find_wqe(qp, psn, &idx)) {
+		mrc_count(qp->mdev, MRC_CNT_DUP, 1);
+		return;
+	}
+	w = wcopy(qp, idx);
+	m = wmeta(qp, idx);
+	if (pkt->opcode == MRC_OP_ATOMIC_ACK) {
+		u64 orig = mrc_atmack_orig(mrc_pkt_hdr(pkt, MRC_H_ATMACK));
+
+		if (!m->rd_atomic || m->opcode == IB_WR_RDMA_READ)
+			goto bad;
+		rcu_read_lock();
+		err = mrc_sge_copy(qp->mdev, qp->ibqp.pd, w->dma.sge,
+				   w->dma.num_sge, 0, &orig, 8, true);
+		rcu_read_unlock();
+	} else {
+		if (m->opcode != IB_WR_RDMA_READ)
+			goto bad;
+		off = mrc_psn_diff(psn, m->first_psn) * qp->mtu;
+		want = min(qp->mtu, m->length - off);
+		if (pkt->paylen != want)
+			goto bad;
+		rcu_read_lock();
+		err = mrc_sge_copy(qp->mdev, qp->ibqp.pd, w->dma.sge,
+				   w->dma.num_sge, off, pkt->hdr + pkt->payload,
+				   want, true);
+		rcu_read_unlock();
+	}
+	if (err) {
+		m->status = IB_WC_LOC_PROT_ERR;
+		m->done = true;
+	}
+	if (*f & MRC_TX_LOST)
+		r->nlost--;
+	*f = (*f & ~MRC_TX_LOST) | MRC_TX_ACKED;
+	return;
+bad:
+	mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
+}
+
+/* A packet for the requester side (qp->lock held, softirq) */
+void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
+		  struct sk_buff_head *txq)
+{
+	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
+	struct mrc_req *r = &qp->req;
+	u32 psn = mrc_bth_psn(pkt->hdr);
+	struct mrc_sack s;
+	u8 syn;
+
+	if (qp->state < IB_QPS_RTS || qp->state == IB_QPS_ERR ||
+	    r->snd_una == r->snd_nxt) {
+		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
+	switch (pkt->opcode) {
+	case MRC_OP_ACK:
+		mrc_count(qp->mdev, MRC_CNT_ACK_RX, 1);
+		syn = mrc_aeth_syn(mrc_pkt_hdr(pkt, MRC_H_AETH));
+		switch (syn >> 5) {
+		case 0:				/* ACK */
+			ack_upto(qp, psn);
+			break;
+		case 1:				/* RNR NAK */
+			rnr_nak(qp, psn, syn & 31);
+			break;
+		case 3:				/* NAK */
+			mrc_count(qp->mdev, MRC_CNT_NACK_RX, 1);
+			if (syn == MRC_AETH_NAK_SEQ) {
+				ack_upto(qp, mrc_psn_add(psn, -1));
+				detect_loss(qp, mrc_psn_add(psn, MRC_DUPTHRESH + 1));
+			} else {
+				fail_wqe(qp, psn, syn == MRC_AETH_NAK_ACC ?
+					 IB_WC_REM_ACCESS_ERR :
+					 syn == MRC_AETH_NAK_INV ?
+					 IB_WC_REM_INV_REQ_ERR : IB_WC_REM_OP_ERR);
+			}
+			break;
+		default:
+			mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
+			return;
+		}
+		break;
+	case MRC_OP_SACK: {
+		u32 base, hi, i;
+
+		mrc_count(qp->mdev, MRC_CNT_SACK_RX, 1);
+		mrc_seth_read(mrc_pkt_hdr(pkt, MRC_H_SETH), &s);
+		ack_upto(qp, s.cack_psn);
+		hi = s.cack_psn;
+		base = mrc_psn_add(s.cack_psn, s.sack_offset);
+		for (i = 0; i < MRC_SACK_BITS; i++) {
+			if (!(s.bitmap & BIT_ULL(i)))
+				continue;
+			ack_one(qp, mrc_psn_add(base, i));
+			hi = mrc_psn_add(base, i);
+		}
+		detect_loss(qp, hi);
+		break;
+	}
+	case MRC_OP_NACK:
+		mrc_count(qp->mdev, MRC_CNT_NACK_RX, 1);
+		psn = mrc_neth_psn(mrc_pkt_hdr(pkt, MRC_H_NETH));
+		if (mrc_psn_diff(psn, r->snd_una) >= 0 &&
+		    mrc_psn_diff(psn, r->snd_nxt) < 0 &&
+		    !(r->txs[tslot(psn)] & (MRC_TX_ACKED | MRC_TX_LOST))) {
+			r->txs[tslot(psn)] |= MRC_TX_LOST;
+			r->nlost++;
+		}
+		break;
+	case MRC_OP_READ_RESP_FIRST:
+	case MRC_OP_READ_RESP_MIDDLE:
+	case MRC_OP_READ_RESP_LAST:
+	case MRC_OP_READ_RESP_ONLY:
+	case MRC_OP_ATOMIC_ACK:
+		rd_response(qp, pkt);
+		break;
+	default:
+		mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
+		return;
+	}
+	if (advance_una(qp)) {
+		if (r->snd_una != r->snd_nxt)
+			arm_timer(qp);
+		else if (!r->rnr_wait)
+			del_timer(&qp->timer);
+	}
+	mrc_req_run(qp, txq);
+}
+
+/* ---- timer -------------------------------------------------------------- */
+
+static void timeout(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+	u64 limit = qp_timeout_us(qp);
+	u32 p, n = 0;
+
+	if (r->snd_una == r->snd_nxt || r->rnr_wait ||
+	    time_before(jiffies, r->rto_deadline))
+		return;
+	mrc_count(qp->mdev, MRC_CNT_TIMEOUTS, 1);
+	if (limit && jiffies_to_usecs(jiffies - r->progress) >= limit) {
+		if (!r->retry_left) {
+			mrc_count(qp->mdev, MRC_CNT_RETRY_EXC, 1);
+			fail_wqe(qp, r->snd_una, IB_WC_RETRY_EXC_ERR);
+			complete_wqes(qp);
+			return;
+		}
+		r->retry_left--;
+		r->progress = jiffies;
+	}
+	/* back off, and resend the oldest PSNs that did not arrive */
+	r->srtt_us = min_t(u32, r->srtt_us * 2, 1000000);
+	for (p = r->snd_una; p != r->snd_nxt && n < MRC_TO_BURST;
+	     p = mrc_psn_add(p, 1)) {
+		u8 *f = &r->txs[tslot(p)];
+
+		if (*f & MRC_TX_ACKED)
+			continue;
+		*f &= ~MRC_TX_RTXED;
+		if (!(*f & MRC_TX_LOST)) {
+			*f |= MRC_TX_LOST;
+			r->nlost++;
+		}
+		n++;
+	}
+	arm_timer(qp);
+}
+
+static void req_work(struct work_struct *work)
+{
+	struct mrc_qp *qp = container_of(work, struct mrc_qp, work);
+	struct sk_buff_head txq;
+
+	__skb_queue_head_init(&txq);
+	spin_lock_bh(&qp->lock);
+	if (qp->ibqp.qp_type == IB_QPT_RC && qp->state == IB_QPS_RTS)
+		timeout(qp);
+	mrc_req_run(qp, &txq);
+	spin_unlock_bh(&qp->lock);
+	mrc_qp_send(qp, &txq);
+}
+
+void mrc_req_timer(struct timer_list *t)
+{
+	struct mrc_qp *qp = from_timer(qp, t, timer);
+
+	queue_work(mrc_wq, &qp->work);
+}

@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The responder: places request packets in any order and acknowledges.
+ *
+ * Arrivals are tracked in the MPR window (struct mrc_psn_win): a PSN is
+ * placed once, duplicates are dropped (and re-acknowledged), PSNs past the
+ * window are dropped. WRITE packets carry their own address (RETH in every
+ * packet) and are checked and copied on their own; SEND packets carry
+ * their message's receive sequence (METH.RQMSN) and offset (PLETH), so a
+ * packet of message k takes receive WQEs up to k from the RQ/SRQ and lands
+ * at its offset. Receive completions follow PSN order: a message completes
+ * when every PSN up to its last one has arrived, which also makes a SEND
+ * completion imply all earlier WRITEs are in place.
+ *
+ * READ and atomic requests run in order: one that arrives before all
+ * earlier PSNs is parked until they have. Atomic results are remembered so
+ * that a resent atomic is answered, not done twice.
+ *
+ * Acknowledgments: an ACK (cumulative) when the window has no hole, a SACK
+ * (cumulative + 64-bit bitmap) when it has; sent for AckReq packets, for
+ * out-of-order and duplicate arrivals and every MRC_ACK_EVERY packets.
+ *
+ * Runs in softirq under qp->lock.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+
+#include <rdma/ib_mad.h>
+
+#include "mrc.h"
+
+#define MRC_ACK_EVERY	16
+
+static inline struct rxe_recv_wqe *rcopy(struct mrc_qp *qp, u32 slot)
+{
+	return qp->resp.rcopies + (size_t)slot * qp->rq_elem;
+}
+
+int mrc_resp_init(struct mrc_qp *qp)
+{
+	qp->resp.rcopies = kvcalloc(MRC_RMSG_MAX, qp->rq_elem, GFP_KERNEL);
+	if (!qp->resp.rcopies)
+		return -ENOMEM;
+	mrc_resp_reset(qp);
+	return 0;
+}
+
+void mrc_resp_cleanup(struct mrc_qp *qp)
+{
+	kvfree(qp->resp.rcopies);
+	qp->resp.rcopies = NULL;
+}
+
+void mrc_resp_reset(struct mrc_qp *qp)
+{
+	struct mrc_resp *rs = &qp->resp;
+
+	mrc_psn_win_init(&rs->win, qp->attr.rq_psn, MRC_RX_WIN);
+	rs->msn_done = 0;
+	rs->nfetched = 0;
+	rs->rslot = 0;
+	rs->nparked = 0;
+	rs->ares_next = 0;
+	rs->unacked = 0;
+	rs->completed = 0;
+	memset(rs->ares, 0, sizeof(rs->ares));
+}
+
+/* Flush the receive WQEs taken for open messages (QP in ERR) */
+void mrc_resp_flush(struct mrc_qp *qp)
+{
+	struct mrc_resp *rs = &qp->resp;
+
+	if (!rs->rcopies)
+		return;
+	while (rs->nfetched) {
+		struct ib_wc wc = {
+			.wr_id = rcopy(qp, rs->rslot)->wr_id,
+			.status = IB_WC_WR_FLUSH_ERR,
+			.opcode = IB_WC_RECV,
+			.qp = &qp->ibqp,
+			.port_num = 1,
+		};
+
+		mrc_cq_post(qp->rcq, &wc, false);
+		rs->rslot = (rs->rslot + 1) % MRC_RMSG_MAX;
+		rs->nfetched--;
+	}
+	rs->nparked = 0;
+}
+
+/* Take the next receive WQE into @copy */
+static bool fetch_recv(struct mrc_qp *qp, struct rxe_recv_wqe *copy)
+{
+	u32 max_sge;
+
+	if (qp->srq) {
+		if (!mrc_srq_fetch(qp->srq, copy, qp->rq_elem))
+			return false;
+		max_sge = qp->srq->max_sge;
+	} else {
+		if (!mrc_queue_count(&qp->rq))
+			return false;
+		memcpy(copy, mrc_queue_slot(&qp->rq, qp->rq.idx), qp->rq_elem);
+		mrc_queue_consume(&qp->rq);
+		max_sge = qp->max_recv_sge;
+	}
+	/* a bad count from userspace only fails this WQE */
+	if (copy->dma.num_sge > max_sge)
+		copy->dma.num_sge = U32_MAX;
+	return true;
+}
+
+static u64 recv_length(struct rxe_recv_wqe *w)
+{
+	u64 len = 0;
+	u32 i;
+
+	if (w->dma.num_sge > MRC_MAX_SGE)
+		return 0;
+	for (i = 0; i < w->dma.num_sge; i++)
+		len += w->dma.sge[i].length;
+	return len;
+}
+
+/* The rmsg slot of receive message @rqmsn; -EAGAIN: no receive WQE (RNR) */
+static int get_msg(struct mrc_qp *qp, u16 rqmsn)
+{
+	struct mrc_resp *rs = &qp->resp;
+	u16 d = rqmsn - rs->msn_done;
+
+	if (d >= MRC_RMSG_MAX)
+		return -ERANGE;
+	while (rs->nfetched <= d) {
+		u32 slot = (rs->rslot + rs->nfetched) % MRC_RMSG_MAX;
+
+		if (!fetch_recv(qp, rcopy(qp, slot)))
+			return -EAGAIN;
+		memset(&rs->rmsg[slot], 0, sizeof(rs->rmsg[slot]));
+		rs->nfetched++;
+	}
+	return (rs->rslot + d) % MRC_RMSG_MAX;
+}
+
+/* ---- acknowledgments ------------------------------------------------- */
+
+static struct sk_buff *ack_skb(struct mrc_qp *qp, u8 op, u32 psn,
+			       struct mrc_pkt *pkt, u32 paylen)
+{
+	struct sk_buff *skb;
+
+	skb = mrc_net_alloc(qp->mdev, mrc_wire_hdr_len(op, false) + paylen +
+			    (-paylen & 3));
+	if (!skb)
+		return NULL;
+	memset(skb->data, 0, skb->len);
+	mrc_wire_prepare(pkt, skb->data, op, paylen);
+	mrc_bth_init(skb->data, op, 0, false, -paylen & 3,
+		     IB_DEFAULT_PKEY_FULL, qp->attr.dest_qp_num, psn);
+	*mrc_skb_av(skb) = qp->av;
+	return skb;
+}
+
+/* ACK (syndrome @syn, 0 = ACK) at @psn */
+static void send_aeth(struct mrc_qp *qp, u8 syn, u32 psn,
+		      struct sk_buff_head *txq)
+{
+	struct mrc_pkt pkt;
+	struct sk_buff *skb = ack_skb(qp, MRC_OP_ACK, psn, &pkt, 0);
+
+	if (!skb)
+		return;
+	mrc_aeth_set(mrc_pkt_hdr(&pkt, MRC_H_AETH), syn,
+		     qp->resp.completed & MRC_PSN_MASK);
+	mrc_count(qp->mdev, syn ? ((syn >> 5) == 1 ? MRC_CNT_RNR_TX :
+			       MRC_CNT_NACK_TX) : MRC_CNT_ACK_TX, 1);
+	__skb_queue_tail(txq, skb);
+}
+
+/* The state of the window: ACK if it has no hole, else SACK around @psn */
+static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
+{
+	struct mrc_resp *rs = &qp->resp;
+	struct mrc_sack_range range;
+	struct mrc_sack s = {};
+	struct sk_buff *skb;
+	struct mrc_pkt pkt;
+
+	rs->unacked = 0;
+	if (!rs->win.ooo) {
+		send_aeth(qp, MRC_AETH_ACK, mrc_psn_win_cack(&rs->win), txq);
+		return;
+	}
+	mrc_psn_win_sack(&rs->win, psn, &range);
+	skb = ack_skb(qp, MRC_OP_SACK, range.cack_psn, &pkt, 0);
+	if (!skb)
+		return;
+	s.cack_psn = range.cack_psn;
+	s.sack_offset = range.offset;
+	s.bitmap = range.bitmap;
+	s.mpr = rs->win.size / MRC_MPR_UNIT;
+	s.entropy = mrc_qp_sport(qp->ibqp.qp_num);
+	s.ooo_count = min_t(u32, rs->win.ooo, 0x7fff);
+	mrc_seth_write(mrc_pkt_hdr(&pkt, MRC_H_SETH), &s);
+	mrc_count(qp->mdev, MRC_CNT_SACK_TX, 1);
+	__skb_queue_tail(txq, skb);
+}
+
+/* ---- completions -------------------------------------------------------- */
+
+static void complete_msgs(struct mrc_qp *qp)
+{
+	struct mrc_resp *rs = &qp->resp;
+
+	while (rs->nfetched) {
+		struct mrc_rmsg *rm = &rs->rmsg[rs->rslot];
+		struct ib_wc wc = {
+			.qp = &qp->ibqp,
+			.port_num = 1,
+			.src_qp = qp->attr.dest_qp_num,
+		};
+
+		if (!rm->last_seen ||
+		    mrc_psn_diff(rs->win.base, rm->last_psn) <= 0)
+			break;
+		wc.wr_id = rcopy(qp, rs->rslot)->wr_id;
+		wc.status = rm->status;
+		wc.opcode = rm->write_imm ? IB_WC_RECV_RDMA_WITH_IMM : IB_WC_RECV;
+		wc.byte_len = rm->byte_len;
+		if (rm->has_imm) {
+			wc.wc_flags |= IB_WC_WITH_IMM;
+			wc.ex.imm_data = rm->imm;
+		}
+		if (rm->has_inv && wc.status == IB_WC_SUCCESS) {
+			if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, rm->inv_rkey))
+				wc.status = IB_WC_LOC_PROT_ERR;
+			wc.wc_flags |= IB_WC_WITH_INVALIDATE;
+			wc.ex.invalidate_rkey = rm->inv_rkey;
+		}
+		mrc_cq_post(qp->rcq, &wc, rm->solicited);
+		rs->rslot = (rs->rslot + 1) % MRC_RMSG_MAX;
+		rs->nfetched--;
+		rs->msn_done++;
+		rs->completed++;
+		if (wc.status != IB_WC_SUCCESS) {
+			mrc_qp_error(qp);
+			return;
+		}
+	}
+}
+
+/* ---- READ and atomics ------------------------------------------------- */
+
+static u8 resp_opcode(u32 i, u32 n)
+{
+	if (n == 1)
+		return MRC_OP_READ_RESP_ONLY;
+	if (!i)
+		return MRC_OP_READ_RESP_FIRST;
+	return i == n - 1 ? MRC_OP_READ_RESP_LAST : MRC_OP_READ_RESP_MIDDLE;
+}
+
+static u32 read_npkts(struct mrc_qp *qp, u32 len)
+{
+	return max_t(u32, 1, DIV_ROUND_UP(len, qp->mtu));
+}
+
+/* Answer a READ request (new or resent); false on an access error */
+static bool exec_read(struct mrc_qp *qp, const struct mrc_rd_req *rq,
+		      struct sk_buff_head *txq)
+{
+	u32 n = read_npkts(qp, rq->len), i;
+	struct mrc_mr *mr = NULL;
+	bool ok = true;
+
+	rcu_read_lock();
+	if (rq->len) {
+		mr = mrc_mr_lookup(qp->mdev, rq->rkey);
+		if (mrc_mr_check(qp->mdev, mr, qp->ibqp.pd, rq->va, rq->len,
+				 IB_ACCESS_REMOTE_READ)) {
+			ok = false;
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		u32 off = i * qp->mtu, paylen = min(qp->mtu, rq->len - off);
+		u8 op = resp_opcode(i, n);
+		struct sk_buff *skb;
+		struct mrc_pkt pkt;
+
+		skb = ack_skb(qp, op, mrc_psn_add(rq->psn, i), &pkt, paylen);
+		if (!skb)
+			break;
+		mrc_pleth_set(mrc_pkt_hdr(&pkt, MRC_H_PLETH), off, rq->len);
+		if (paylen &&
+		    mrc_mr_copy(mr, rq->va + off, skb->data + pkt.payload,
+				paylen, false)) {
+			kfree_skb(skb);
+			ok = false;
+			break;
+		}
+		__skb_queue_tail(txq, skb);
+	}
+out:
+	rcu_read_unlock();
+	return ok;
+}
+
+static void send_atomic_ack(struct mrc_qp *qp, u32 psn, u64 orig,
+			    struct sk_buff_head *txq)
+{
+	struct sk_buff *skb;
+	struct mrc_pkt pkt;
+
+	skb = ack_skb(qp, MRC_OP_ATOMIC_ACK, psn, &pkt, 0);
+	if (!skb)
+		return;
+	mrc_aeth_set(mrc_pkt_hdr(&pkt, MRC_H_AETH), MRC_AETH_ACK,
+		     qp->resp.completed & MRC_PSN_MASK);
+	mrc_atmack_set(mrc_pkt_hdr(&pkt, MRC_H_ATMACK), orig);
+	__skb_queue_tail(txq, skb);
+}
+
+static bool exec_atomic(struct mrc_qp *qp, const struct mrc_rd_req *rq,
+			struct sk_buff_head *txq)
+{
+	struct mrc_resp *rs = &qp->resp;
+	struct mrc_atomic_res *res;
+	struct mrc_mr *mr;
+	u64 orig;
+	int err;
+
+	rcu_read_lock();
+	mr = mrc_mr_lookup(qp->mdev, rq->rkey);
+	err = mrc_mr_check(qp->mdev, mr, qp->ibqp.pd, rq->va, 8,
+			   IB_ACCESS_REMOTE_ATOMIC);
+	if (!err)
+		err = mrc_mr_atomic(mr, rq->va, rq->opcode, rq->swap, rq->comp,
+				    &orig);
+	rcu_read_unlock();
+	if (err)
+		return false;
+	res = &rs->ares[rs->ares_next++ % MRC_RD_MAX];
+	res->psn = rq->psn;
+	res->orig = orig;
+	res->valid = true;
+	send_atomic_ack(qp, rq->psn, orig, txq);
+	return true;
+}
+
+static void mark_range(struct mrc_qp *qp, u32 psn, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		mrc_psn_win_mark(&qp->resp.win, mrc_psn_add(psn, i));
+}
+
+/* Run a READ/atomic request whose PSN is the window base */
+static void exec_rd(struct mrc_qp *qp, const struct mrc_rd_req *rq,
+		    struct sk_buff_head *txq)
+{
+	bool ok;
+
+	if (rq->opcode == MRC_OP_READ_REQ) {
+		ok = exec_read(qp, rq, txq);
+		if (ok)
+			mark_range(qp, rq->psn, read_npkts(qp, rq->len));
+	} else {
+		ok = exec_atomic(qp, rq, txq);
+		if (ok)
+			mark_range(qp, rq->psn, 1);
+	}
+	if (!ok)
+		send_aeth(qp, MRC_AETH_NAK_ACC, rq->psn, txq);
+}
+
+/* Parked requests whose turn has come */
+static void run_parked(struct mrc_qp *qp, struct sk_buff_head *txq)
+{
+	struct mrc_resp *rs = &qp->resp;
+	u32 i;
+
+again:
+	for (i = 0; i < rs->nparked; i++) {
+		struct mrc_rd_req rq = rs->parked[i];
+
+		if (mrc_psn_diff(rq.psn, rs->win.base) > 0)
+			continue;
+		rs->parked[i] = rs->parked[--rs->nparked];
+		if (rq.psn == rs->win.base)
+			exec_rd(qp, &rq, txq);
+		goto again;
+	}
+}
+
+static void parse_rd(struct mrc_pkt *pkt, struct mrc_rd_req *rq)
+{
+	rq->psn = mrc_bth_psn(pkt->hdr);
+	rq->opcode = pkt->opcode;
+	if (pkt->opcode == MRC_OP_READ_REQ) {
+		u8 *reth = mrc_pkt_hdr(pkt, MRC_H_RETH);
+
+		rq->va = mrc_reth_va(reth);
+		rq->rkey = mrc_reth_rkey(reth);
+		rq->len = mrc_reth_len(reth);
+	} else {
+		u8 *a = mrc_pkt_hdr(pkt, MRC_H_ATMETH);
+
+		rq->va = mrc_atmeth_va(a);
+		rq->rkey = mrc_atmeth_rkey(a);
+		rq->swap = mrc_atmeth_swap_add(a);
+		rq->comp = mrc_atmeth_comp(a);
+		rq->len = 8;
+	}
+}
+
+/* A request PSN seen before: answer again, never do it twice */
+static void duplicate(struct mrc_qp *qp, struct mrc_pkt *pkt, u32 psn,
+		      struct sk_buff_head *txq)
+{
+	struct mrc_resp *rs = &qp->resp;
+	struct mrc_rd_req rq;
+	u32 i;
+
+	mrc_count(qp->mdev, MRC_CNT_DUP, 1);
+	if (pkt->opcode == MRC_OP_READ_REQ) {
+		parse_rd(pkt, &rq);
+		if (!exec_read(qp, &rq, txq))
+			send_aeth(qp, MRC_AETH_NAK_ACC, psn, txq);
+		return;
+	}
+	if (pkt->opcode == MRC_OP_CMP_SWAP || pkt->opcode == MRC_OP_FETCH_ADD) {
+		for (i = 0; i < MRC_RD_MAX; i++)
+			if (rs->ares[i].valid && rs->ares[i].psn == psn)
+				send_atomic_ack(qp, psn, rs->ares[i].orig, txq);
+		return;
+	}
+	send_ack(qp, psn, txq);
+}
+
+/* ---- SEND and WRITE placement ------------------------------------------ */
+
+enum place_result {
+	PLACED,
+	RNR,
+	NAK_INV,
+	NAK_ACC,
+	DROP,
+};
+
+static enum place_result place_send(struct mrc_qp *qp, struct mrc_pkt *pkt,
+				    u32 psn)
+{
+	u8 *pleth = mrc_pkt_hdr(pkt, MRC_H_PLETH);
+	u32 off = mrc_pleth_offset(pleth), mlen = mrc_pleth_len(pleth);
+	u16 rqmsn = mrc_meth_rqmsn(mrc_pkt_hdr(pkt, MRC_H_METH));
+	struct rxe_recv_wqe *w;
+	struct mrc_rmsg *rm;
+	int slot, err;
+
+	if (pkt->paylen > qp->mtu || off > mlen || pkt->paylen > mlen - off)
+		return NAK_INV;
+	slot = get_msg(qp, rqmsn);
+	if (slot == -EAGAIN)
+		return RNR;
+	if (slot < 0)
+		return DROP;
+	w = rcopy(qp, slot);
+	rm = &qp->resp.rmsg[slot];
+	if (mlen > recv_length(w)) {
+		rm->status = IB_WC_LOC_LEN_ERR;
+	} else if (pkt->paylen && rm->status == IB_WC_SUCCESS) {
+		rcu_read_lock();
+		err = mrc_sge_copy(qp->mdev, qp->ibqp.pd, w->dma.sge,
+				   w->dma.num_sge, off, pkt->hdr + pkt->payload,
+				   pkt->paylen, true);
+		rcu_read_unlock();
+		if (err)
+			rm->status = IB_WC_LOC_PROT_ERR;
+	}
+	if (pkt->mask & MRC_H_LAST) {
+		rm->last_seen = true;
+		rm->last_psn = psn;
+		rm->byte_len = mlen;
+		rm->solicited = mrc_bth_se(pkt->hdr);
+		if (pkt->mask & MRC_H_IMMDT) {
+			rm->has_imm = true;
+			rm->imm = mrc_immdt(mrc_pkt_hdr(pkt, MRC_H_IMMDT));
+		}
+		if (pkt->mask & MRC_H_IETH) {
+			rm->has_inv = true;
+			rm->inv_rkey = mrc_ieth_rkey(mrc_pkt_hdr(pkt, MRC_H_IETH));
+		}
+	}
+	return rm->status == IB_WC_LOC_LEN_ERR ? NAK_INV : PLACED;
+}
+
+static enum place_result place_write(struct mrc_qp *qp, struct mrc_pkt *pkt,
+				     u32 psn)
+{
+	u8 *reth = mrc_pkt_hdr(pkt, MRC_H_RETH);
+	u64 va = mrc_reth_va(reth);
+	struct mrc_rmsg *rm;
+	struct mrc_mr *mr;
+	int slot = -1, err;
+
+	if (pkt->paylen > qp->mtu || pkt->paylen > mrc_reth_len(reth))
+		return NAK_INV;
+	if (pkt->mask & MRC_H_IMMDT) {
+		/* take the receive WQE first: no placement without it */
+		slot = get_msg(qp, mrc_meth_rqmsn(mrc_pkt_hdr(pkt, MRC_H_METH)));
+		if (slot == -EAGAIN)
+			return RNR;
+		if (slot < 0)
+			return DROP;
+	}
+	if (pkt->paylen) {
+		rcu_read_lock();
+		mr = mrc_mr_lookup(qp->mdev, mrc_reth_rkey(reth));
+		err = mrc_mr_check(qp->mdev, mr, qp->ibqp.pd, va, pkt->paylen,
+				   IB_ACCESS_REMOTE_WRITE);
+		if (!err)
+			err = mrc_mr_copy(mr, va, pkt->hdr + pkt->payload,
+					  pkt->paylen, true);
+		rcu_read_unlock();
+		if (err)
+			return NAK_ACC;
+	}
+	if (slot >= 0) {
+		rm = &qp->resp.rmsg[slot];
+		rm->last_seen = true;
+		rm->last_psn = psn;
+		rm->write_imm = true;
+		rm->has_imm = true;
+		rm->imm = mrc_immdt(mrc_pkt_hdr(pkt, MRC_H_IMMDT));
+		rm->byte_len = mrc_reth_len(reth);
+		rm->solicited = mrc_bth_se(pkt->hdr);
+	}
+	return PLACED;
+}
+
+static int qp_access(u8 opcode)
+{
+	switch (opcode) {
+	case MRC_OP_READ_REQ:
+		return IB_ACCESS_REMOTE_READ;
+	case MRC_OP_CMP_SWAP:
+	case MRC_OP_FETCH_ADD:
+		return IB_ACCESS_REMOTE_ATOMIC;
+	case MRC_OP_WRITE_FIRST ... MRC_OP_WRITE_ONLY_IMM:
+		return IB_ACCESS_REMOTE_WRITE;
+	default:
+		return 0;
+	}
+}
+
+/* A request packet of an RC QP (qp->lock held, softirq) */
+void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
+		   struct sk_buff_head *txq)
+{
+	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
+	struct mrc_resp *rs = &qp->resp;
+	u32 psn = mrc_bth_psn(pkt->hdr), n = 1, had_hole = qp->resp.win.ooo;
+	enum place_result res;
+	struct mrc_rd_req rq;
+	s32 d;
+
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
+		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
+	if ((qp->attr.qp_access_flags & qp_access(pkt->opcode)) !=
+	    qp_access(pkt->opcode)) {
+		mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
+		send_aeth(qp, MRC_AETH_NAK_INV, psn, txq);
+		return;
+	}
+	d = mrc_psn_diff(psn, rs->win.base);
+	if (d < 0 || (d < rs->win.size && mrc_psn_win_test(&rs->win, psn))) {
+		duplicate(qp, pkt, psn, txq);
+		return;
+	}
+	if (pkt->opcode == MRC_OP_READ_REQ)
+		n = read_npkts(qp, mrc_reth_len(mrc_pkt_hdr(pkt, MRC_H_RETH)));
+	if (d + n > rs->win.size) {
+		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
+	if (d)
+		mrc_count(qp->mdev, MRC_CNT_OOO, 1);
+
+	if (pkt->opcode == MRC_OP_READ_REQ || pkt->opcode == MRC_OP_CMP_SWAP ||
+	    pkt->opcode == MRC_OP_FETCH_ADD) {
+		parse_rd(pkt, &rq);
+		if (!d) {
+			exec_rd(qp, &rq, txq);
+		} else {
+			u32 i;
+
+			for (i = 0; i < rs->nparked; i++)
+				if (rs->parked[i].psn == psn)
+					return;
+			if (rs->nparked == MRC_PARK_MAX) {
+				mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+				return;
+			}
+			rs->parked[rs->nparked++] = rq;
+			return;
+		}
+	} else {
+		if (pkt->mask & MRC_H_PLETH)
+			res = place_send(qp, pkt, psn);
+		else
+			res = place_write(qp, pkt, psn);
+		switch (res) {
+		case PLACED:
+			break;
+		case RNR:
+			send_aeth(qp, 0x20 | (qp->attr.min_rnr_timer & 31), psn,
+				  txq);
+			return;
+		case NAK_INV:
+			mrc_count(qp->mdev, MRC_CNT_BOUNDS_ERR, 1);
+			send_aeth(qp, MRC_AETH_NAK_INV, psn, txq);
+			if (pkt->mask & MRC_H_PLETH)
+				break;	/* the receive WQE completes in error */
+			return;
+		case NAK_ACC:
+			send_aeth(qp, MRC_AETH_NAK_ACC, psn, txq);
+			return;
+		default:
+			mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+			return;
+		}
+		mrc_psn_win_mark(&rs->win, psn);
+	}
+	run_parked(qp, txq);
+	complete_msgs(qp);
+	if (qp->state == IB_QPS_ERR)
+		return;
+	/* a packet that fills a hole is acknowledged at once, like one that
+	 * makes one: the requester learns of the repair without waiting
+	 */
+	if (++rs->unacked >= MRC_ACK_EVERY || mrc_bth_ackreq(pkt->hdr) ||
+	    rs->win.ooo || had_hole)
+		send_ack(qp, psn, txq);
+}
+
+/* ---- UD and GSI ------------------------------------------------------- */
+
+void mrc_resp_ud_recv(struct mrc_qp *qp, struct sk_buff *skb)
+{
+	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
+	u8 *deth = mrc_pkt_hdr(pkt, MRC_H_DETH);
+	struct rxe_recv_wqe *w = rcopy(qp, 0);
+	u8 grh[40] = {};
+	struct ib_wc wc = {
+		.qp = &qp->ibqp,
+		.port_num = 1,
+		.opcode = IB_WC_RECV,
+		.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE,
+	};
+	u64 len;
+	int err;
+
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR ||
+	    (qp->ibqp.qp_type == IB_QPT_UD &&
+	     mrc_deth_qkey(deth) != qp->attr.qkey)) {
+		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
+	if (!fetch_recv(qp, w)) {
+		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
+	if (skb->protocol == htons(ETH_P_IP)) {
+		memcpy(grh + 20, ip_hdr(skb), sizeof(struct iphdr));
+		wc.network_hdr_type = RDMA_NETWORK_IPV4;
+	} else {
+		memcpy(grh, ipv6_hdr(skb), sizeof(struct ipv6hdr));
+		wc.network_hdr_type = RDMA_NETWORK_IPV6;
+	}
+	wc.wr_id = w->wr_id;
+	wc.src_qp = mrc_deth_sqp(deth);
+	wc.byte_len = sizeof(grh) + pkt->paylen;
+	if (pkt->mask & MRC_H_IMMDT) {
+		wc.wc_flags |= IB_WC_WITH_IMM;
+		wc.ex.imm_data = mrc_immdt(mrc_pkt_hdr(pkt, MRC_H_IMMDT));
+	}
+	len = recv_length(w);
+	if (len < wc.byte_len) {
+		wc.status = IB_WC_LOC_LEN_ERR;
+	} else {
+		rcu_read_lock();
+		err = mrc_sge_copy(qp->mdev, qp->ibqp.pd, w->dma.sge,
+				   w->dma.num_sge, 0, grh, sizeof(grh), true);
+		if (!err && pkt->paylen)
+			err = mrc_sge_copy(qp->mdev, qp->ibqp.pd, w->dma.sge,
+					   w->dma.num_sge, sizeof(grh),
+					   pkt->hdr + pkt->payload, pkt->paylen,
+					   true);
+		rcu_read_unlock();
+		if (err)
+			wc.status = IB_WC_LOC_PROT_ERR;
+	}
+	mrc_cq_post(qp->rcq, &wc, mrc_bth_se(pkt->hdr));
+}

@@ -1,0 +1,301 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Traffic over an RDMA transport with stock rdma-core and perftest tools only:
+# server on side B, client on side A (see topo.sh), one KTAP case per tool.
+# A case passes when server and client both exit 0 (and, for the pingpongs,
+# rping and ucmatose, their output shows the whole exchange).
+#
+#   block 1: ibv_rc/ud/srq_pingpong, ib_write/read/send/atomic_bw,
+#            ib_write_lat, rping -V, ucmatose, and a data pattern case:
+#            rping -V with 64 KiB - 1 byte buffers x 50: the client fills a
+#            buffer with a pattern that changes every ping, the server
+#            RDMA-reads it and RDMA-writes it back, the client compares
+#            every byte (rping stops at the first difference)
+#   block 2: the data-carrying subset (rc/ud/srq pingpong, rping -V,
+#            ib_write/read/send_bw) under netem on both veth ends, one group
+#            per setting: loss 1%; delay 1ms reorder 25% 50%; duplicate 2%;
+#            delay 5ms 5ms (jitter, which also reorders nearly every packet
+#            of a burst: 4 KiB messages there, rxe's go-back-N cannot move
+#            64 KiB ones within the time limit). ibv_ud_pingpong is left out
+#            where packets are lost or duplicated (UD promises nothing there).
+#   last:    the packets really crossed the veth (its tx counters)
+#
+# With rxe (MRC_TYPE=rxe, host topology) everything passes in 3.5-4.5 min
+# under TCG on Debian's kernel, 20 s without netem.
+#
+# Environment:
+#   MRC_TYPE=mrc|rxe          transport (default mrc)
+#   MRC_TOPO=ns|host          topology (default: ns for mrc, host for rxe,
+#                             which is init_net only in 6.12)
+#   MRC_TIMEOUT_SCALE=N       multiply every tool's 120 s limit (slow kernels)
+#   MRC_VERBS_NETEM=0         skip block 2 (default 1)
+#   MRC_VERBS_ONLY=REGEX      run only the cases whose name matches (grep -E)
+#   MRC_VERBS_LOGS=DIR        keep every tool's output there
+#
+# Validate the script against rxe: MRC_TYPE=rxe tests/selftests/mrc_verbs.sh
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2317 # functions called through variables and traps
+DIR=$(cd "$(dirname "$0")" && pwd)
+source "$DIR/lib.sh"
+source "$DIR/topo.sh"
+require_root
+
+TYPE=${MRC_TYPE:-mrc}
+case $TYPE in rxe) TOPO=${MRC_TOPO:-host} ;; *) TOPO=${MRC_TOPO:-ns} ;; esac
+TMO=$(awk -v s="${MRC_TIMEOUT_SCALE:-1}" 'BEGIN { t = int(120 * s); print (t < 1 ? 1 : t) }')
+NETEM=${MRC_VERBS_NETEM:-1}
+ONLY=${MRC_VERBS_ONLY:-}
+for t in ibv_rc_pingpong ib_write_bw rping ucmatose tc; do
+	command -v $t >/dev/null || { echo "# $t missing (ibverbs-utils, perftest, rdmacm-utils, iproute2)"; exit "$KSFT_SKIP"; }
+done
+
+if [ -n "${MRC_VERBS_LOGS:-}" ]; then
+	LOGS=$MRC_VERBS_LOGS; mkdir -p "$LOGS"
+else
+	LOGS=$(mktemp -d /tmp/mrc_verbs.XXXXXX)
+fi
+cleanup() {
+	topo_cleanup
+	[ -n "${MRC_VERBS_LOGS:-}" ] || rm -rf "$LOGS"
+}
+trap cleanup EXIT
+
+# -- running one server/client pair
+
+PORT=$((20000 + $$ % 20000))	# one fresh port per case
+CASE=			# current case name (log file prefix)
+LOAD=full		# how much each tool moves: full, netem or light
+
+pfx() { # pfx a|b: the namespace prefix of a side, as words
+	local ns
+	if [ "$1" = a ]; then ns=$NS_A; else ns=$NS_B; fi
+	[ -z "$ns" ] || echo "ip netns exec $ns"
+}
+
+# ready_tcp PORT / ready_cm PORT: the server on side B listens
+ready_tcp() {
+	# shellcheck disable=SC2046
+	$(pfx b) ss -Hltn "sport = :$1" | grep -q .
+}
+ready_cm() {
+	# shellcheck disable=SC2046
+	$(pfx b) rdma res show cm_id 2>/dev/null | grep -q "LISTEN.*:$1\b"
+}
+
+# counters DEV: the device's non-zero port counters, on one line
+counters() {
+	local d=/sys/class/infiniband/$1/ports/1/hw_counters f v line=''
+	[ -d "$d" ] || return 0
+	for f in "$d"/*; do
+		v=$(cat "$f" 2>/dev/null) || continue
+		[ "$v" = 0 ] || line+=" ${f##*/}=$v"
+	done
+	echo "$1:$line"
+}
+
+# pair READY PATTERN SERVER... -- CLIENT...
+# Start SERVER on side B, wait until READY ("tcp" or "cm", on $PORT) holds,
+# run CLIENT on side A; both under timeout. Succeeds when both exit 0 and
+# both outputs match the extended regex PATTERN (empty: no output check).
+pair() {
+	local ready=$1 pat=$2 srv=() cli=() spid crc src log end
+	shift 2
+	while [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	cli=("$@")
+	log=$LOGS/$(echo "$CASE" | tr -c 'A-Za-z0-9_.-' _)
+	echo "server (side B): ${srv[*]}" >"$log.cmd"
+	echo "client (side A): ${cli[*]}" >>"$log.cmd"
+	# shellcheck disable=SC2046
+	timeout -k 5 "$TMO" $(pfx b) "${srv[@]}" >"$log.server" 2>&1 &
+	spid=$!
+	end=$((SECONDS + 30))
+	until "ready_$ready" "$PORT"; do
+		if ! kill -0 "$spid" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; then
+			echo "server did not start listening on port $PORT" >>"$log.server"
+			break
+		fi
+		sleep 0.1
+	done
+	# shellcheck disable=SC2046
+	timeout -k 5 "$TMO" $(pfx a) "${cli[@]}" >"$log.client" 2>&1
+	crc=$?
+	if [ "$crc" != 0 ]; then
+		# a client that failed may leave its server waiting: 10 s grace
+		end=$((SECONDS + 10))
+		while kill -0 "$spid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 0.2; done
+		kill "$spid" 2>/dev/null
+	fi
+	wait "$spid"
+	src=$?
+	PAIR_DIAG=("server exit $src, client exit $crc")
+	if [ "$crc$src" = 00 ] && { [ -z "$pat" ] ||
+		{ grep -Eq "$pat" "$log.server" && grep -Eq "$pat" "$log.client"; }; }; then
+		return 0
+	fi
+	[ "$crc$src" != 00 ] || PAIR_DIAG+=("output does not show /$pat/ on both sides")
+	[ "$crc" != 124 ] || PAIR_DIAG+=("client timed out after ${TMO}s")
+	[ "$src" != 124 ] || PAIR_DIAG+=("server timed out after ${TMO}s")
+	PAIR_DIAG+=("$(sed -n 1p "$log.cmd")" "$(sed -n 2p "$log.cmd")")
+	mapfile -t -O "${#PAIR_DIAG[@]}" PAIR_DIAG < <(tail -8 "$log.server" | sed 's/^/server| /')
+	mapfile -t -O "${#PAIR_DIAG[@]}" PAIR_DIAG < <(tail -8 "$log.client" | sed 's/^/client| /')
+	PAIR_DIAG+=("$(counters "$DEV_A")" "$(counters "$DEV_B")")
+	return 1
+}
+
+# -- the tools; each uses $PORT and the netem-dependent sizes below
+
+# How much each tool moves. Under netem every lost or reordered packet costs
+# a retransmission (for rxe: go-back-N, or a 67 ms timeout); under jitter
+# (which reorders nearly every packet of a burst) rxe cannot move 64 KiB
+# messages in time, so the light load uses 4 KiB messages.
+#          pingpong iters   perftest/rping size   perftest iters   rping count
+# full     1000             65536                 200              50
+# netem    200              65536                 50               10
+# light    50               4096                  50               10
+n_pp() { case $LOAD in full) echo 1000 ;; netem) echo 200 ;; *) echo 50 ;; esac; }
+n_bw() { case $LOAD in full) echo 200 ;; *) echo 50 ;; esac; }
+s_bw() { case $LOAD in light) echo 4096 ;; *) echo 65536 ;; esac; }
+n_rping() { case $LOAD in full) echo 50 ;; *) echo 10 ;; esac; }
+
+t_rc_pingpong() {
+	local n; n=$(n_pp)
+	pair tcp "$n iters in" \
+		ibv_rc_pingpong -d "$DEV_B" -g "$GID_B" -p "$PORT" -n "$n" -c -- \
+		ibv_rc_pingpong -d "$DEV_A" -g "$GID_A" -p "$PORT" -n "$n" -c "$IP_B"
+}
+t_ud_pingpong() {
+	local n; n=$(n_pp)
+	pair tcp "$n iters in" \
+		ibv_ud_pingpong -d "$DEV_B" -g "$GID_B" -p "$PORT" -n "$n" -s 1024 -c -- \
+		ibv_ud_pingpong -d "$DEV_A" -g "$GID_A" -p "$PORT" -n "$n" -s 1024 -c "$IP_B"
+}
+t_srq_pingpong() {
+	local n=$(($(n_pp) / 10 + 1))
+	pair tcp "$n iters in" \
+		ibv_srq_pingpong -d "$DEV_B" -g "$GID_B" -p "$PORT" -q 8 -n "$n" -c -- \
+		ibv_srq_pingpong -d "$DEV_A" -g "$GID_A" -p "$PORT" -q 8 -n "$n" -c "$IP_B"
+}
+# perf TOOL ARGS...: a perftest pair
+perf() {
+	local tool=$1
+	shift
+	pair tcp "" \
+		"$tool" -d "$DEV_B" -x "$GID_B" -p "$PORT" -F "$@" -- \
+		"$tool" -d "$DEV_A" -x "$GID_A" -p "$PORT" -F "$@" "$IP_B"
+}
+t_write_bw() { perf ib_write_bw -s "$(s_bw)" -n "$(n_bw)"; }
+t_read_bw() { perf ib_read_bw -s "$(s_bw)" -n "$(n_bw)"; }
+t_send_bw() { perf ib_send_bw -s "$(s_bw)" -n "$(n_bw)"; }
+t_atomic_bw() { perf ib_atomic_bw -n "$(n_bw)"; }
+t_write_lat() { perf ib_write_lat -s 2 -n "$(n_bw)"; }
+# rping SIZE COUNT: -V makes the client compare every byte it gets back
+# (memcmp of the whole buffer) and stop at the first difference. rping exits
+# 0 when the peer disconnects mid-run, so the last ping must show up (-v) on
+# both sides too.
+t_rping() {
+	local size=$1 count=$2
+	pair cm "ping data: rdma-ping-$((count - 1)):" \
+		rping -s -a "$IP_B" -p "$PORT" -S "$size" -C "$count" -V -v -- \
+		rping -c -a "$IP_B" -I "$IP_A" -p "$PORT" -S "$size" -C "$count" -V -v
+}
+t_rping_small() { t_rping 64 20; }
+# rping's largest buffer is 64 KiB - 1
+t_rping_pattern() { t_rping $(($(s_bw) - 1)) "$(n_rping)"; }
+t_ucmatose() {
+	pair cm "return status 0" \
+		ucmatose -b "$IP_B" -p "$PORT" -C 100 -S 1000 -- \
+		ucmatose -s "$IP_B" -b "$IP_A" -p "$PORT" -C 100 -S 1000
+}
+
+# -- the cases: "NETEM-LABEL|NETEM-ARGS|NAME|FUNCTION"
+
+CASES=()
+add() { CASES+=("$1|$2|$3|$4"); }
+add "" "" ibv_rc_pingpong t_rc_pingpong
+add "" "" ibv_ud_pingpong t_ud_pingpong
+add "" "" ibv_srq_pingpong t_srq_pingpong
+add "" "" ib_write_bw t_write_bw
+add "" "" ib_read_bw t_read_bw
+add "" "" ib_send_bw t_send_bw
+add "" "" ib_atomic_bw t_atomic_bw
+add "" "" ib_write_lat t_write_lat
+add "" "" "rping -V" t_rping_small
+add "" "" ucmatose t_ucmatose
+add "" "" "data pattern: rping -V 64 KiB x 50, every byte checked" t_rping_pattern
+if [ "$NETEM" = 1 ]; then
+	for g in "loss 1%|loss 1%" "reorder|delay 1ms reorder 25% 50%" \
+		"duplicate 2%|duplicate 2%" "jitter, 4 KiB messages|delay 5ms 5ms"; do
+		label=${g%%|*} args=${g#*|}
+		add "$label" "$args" ibv_rc_pingpong t_rc_pingpong
+		case $label in loss* | dup*) ;; *) add "$label" "$args" ibv_ud_pingpong t_ud_pingpong ;; esac
+		add "$label" "$args" ibv_srq_pingpong t_srq_pingpong
+		add "$label" "$args" "rping -V" t_rping_pattern
+		add "$label" "$args" ib_write_bw t_write_bw
+		add "$label" "$args" ib_read_bw t_read_bw
+		add "$label" "$args" ib_send_bw t_send_bw
+	done
+fi
+
+casename() { # casename ENTRY: the KTAP name
+	local label name
+	IFS='|' read -r label _ name _ <<<"$1"
+	if [ -n "$label" ]; then echo "$TYPE netem $label: $name"; else echo "$TYPE: $name"; fi
+}
+SEL=()
+for c in "${CASES[@]}"; do
+	[ -z "$ONLY" ] || casename "$c" | grep -Eq -- "$ONLY" || continue
+	SEL+=("$c")
+done
+[ ${#SEL[@]} -gt 0 ] || { echo "# MRC_VERBS_ONLY='$ONLY' matches no case"; exit "$KSFT_SKIP"; }
+
+ktap_header $((${#SEL[@]} + 2))
+ktap_info "transport $TYPE, topology $TOPO, tool time limit ${TMO}s, logs in $LOGS"
+T0=$SECONDS
+if ! topo_up "$TYPE" "$TOPO" >"$LOGS/topology.log" 2>&1; then
+	ktap_fail "$TYPE: $TOPO topology: rdma link add, ports ACTIVE, RoCE v2 GIDs"
+	tail -10 "$LOGS/topology.log" | sed 's/^/#   /'
+	for c in "${SEL[@]}"; do ktap_skip "$(casename "$c") (no topology)"; done
+	ktap_skip "$TYPE: the traffic crossed the veth (no topology)"
+	ktap_finish
+fi
+ktap_pass "$TYPE: $TOPO topology: $DEV_A ($IP_A, GID $GID_A) <-> $DEV_B ($IP_B, GID $GID_B)"
+[ "$TYPE/$TOPO" != rxe/ns ] || ktap_info "rxe is init_net only in 6.12: expect no traffic in namespaces"
+
+txp() { # txp a|b: packets sent by that side's veth
+	if [ "$1" = a ]; then on_a cat "/sys/class/net/$VETH_A/statistics/tx_packets"
+	else on_b cat "/sys/class/net/$VETH_B/statistics/tx_packets"; fi
+}
+tx0_a=$(txp a) tx0_b=$(txp b)
+cur_netem=
+for c in "${SEL[@]}"; do
+	IFS='|' read -r label args _ fn <<<"$c"
+	if [ "$args" != "$cur_netem" ]; then
+		topo_netem_clear
+		if [ -n "$args" ]; then
+			# shellcheck disable=SC2086
+			topo_netem $args || ktap_info "tc netem $args failed"
+			ktap_info "netem on $VETH_A and $VETH_B: $args"
+		fi
+		cur_netem=$args
+	fi
+	case $args in "") LOAD=full ;; *"delay 5ms 5ms"*) LOAD=light ;; *) LOAD=netem ;; esac
+	CASE=$(casename "$c")
+	PORT=$((PORT + 1))
+	t=$SECONDS
+	if "$fn"; then
+		ktap_pass "$CASE ($((SECONDS - t))s)"
+	else
+		ktap_fail "$CASE ($((SECONDS - t))s)"
+		for l in "${PAIR_DIAG[@]}"; do ktap_info "  $l"; done
+	fi
+done
+topo_netem_clear
+# in the host topology a routing mistake would short-cut through lo,
+# pass every case, and leave netem out: the packets must cross the veth
+tx_a=$(($(txp a) - tx0_a)) tx_b=$(($(txp b) - tx0_b))
+check "$TYPE: the traffic crossed the veth ($VETH_A sent $tx_a packets, $VETH_B $tx_b)" \
+	test "$tx_a" -ge $((${#SEL[@]} * 20)) -a "$tx_b" -ge $((${#SEL[@]} * 20))
+ktap_info "$TYPE/$TOPO: $((SECONDS - T0))s"
+ktap_finish

@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Test topologies for an RDMA transport TYPE (rxe or mrc): two RDMA devices
+# on the two ends of a veth pair. Sourced by mrc_verbs.sh and tests/bench/run.
+#
+#   topo_ns TYPE      two network namespaces joined by a veth pair:
+#
+#     +---------- ns $NS_A ----------+      +---------- ns $NS_B ----------+
+#     | $DEV_A (rdma link, TYPE)     |      | $DEV_B (rdma link, TYPE)     |
+#     |   va 10.77.0.1 fd77::1/64 ---+------+--- vb 10.77.0.2 fd77::2/64   |
+#     +------------------------------+      +------------------------------+
+#
+#                     rxe in 6.12 is init_net only: this carries no rxe
+#                     traffic (devices are created, packets never arrive).
+#
+#   topo_host TYPE    both veth ends in the initial namespace, with per-oif
+#                     policy routing so that traffic between the two
+#                     addresses really crosses the veth (and its qdiscs)
+#                     instead of short-cutting through lo; the recipe of
+#                     vm-notes section 4. Works for rxe; the bench uses it
+#                     for every transport so that they do identical work.
+#
+#   topo_cleanup      undoes either (safe to call twice; use it as EXIT trap)
+#   topo_netem ARGS   "tc qdisc replace dev VETH root netem ARGS" on both ends
+#   topo_netem_clear  removes it
+#   on_a CMD... / on_b CMD...   run CMD on side A / B (in its namespace)
+#   gid_index DEV IP  the RoCE v2 GID index of IP (v4 or v6) on DEV port 1
+#
+# After topo_ns/topo_host: TOPO_KIND TOPO_TYPE NS_A NS_B VETH_A VETH_B
+# DEV_A DEV_B IP_A IP_B IP6_A IP6_B GID_A GID_B (RoCE v2 GID index of IP_A on
+# DEV_A, IP_B on DEV_B). NS_A/NS_B are empty for topo_host.
+#
+# TOPO_ID (default: the shell's pid) makes the names unique.
+
+# shellcheck disable=SC2034 # the variables are for the sourcing script
+TOPO_ID=${TOPO_ID:-$$}
+TOPO_KIND='' TOPO_TYPE='' NS_A='' NS_B='' VETH_A='' VETH_B='' DEV_A='' DEV_B=''
+IP_A=10.77.0.1 IP_B=10.77.0.2 IP6_A=fd77::1 IP6_B=fd77::2
+GID_A='' GID_B=''
+_topo_rules=0
+
+_topo_log() { echo "# topo: $*" >&2; }
+
+# topo_modules TYPE: the modules the tests need (no udev in the test VM)
+topo_modules() {
+	local m
+	for m in ib_uverbs rdma_ucm veth sch_netem; do
+		modprobe -q "$m" 2>/dev/null || true
+	done
+	case $1 in
+	rxe) modprobe -q rdma_rxe ;;
+	*) modprobe -q "$1" ;;
+	esac
+}
+
+on_a() {
+	if [ -n "$NS_A" ]; then ip netns exec "$NS_A" "$@"; else "$@"; fi
+}
+on_b() {
+	if [ -n "$NS_B" ]; then ip netns exec "$NS_B" "$@"; else "$@"; fi
+}
+
+# _gid_of IP: the GID string sysfs shows for IP
+# (IPv4-mapped for v4, all eight groups written out for v6)
+_gid_of() {
+	local ip=$1 a b c d head tail g out=() i n
+	if [[ $ip == *.*.*.* ]]; then
+		IFS=. read -r a b c d <<<"$ip"
+		printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$a" "$b" "$c" "$d"
+		return
+	fi
+	if [[ $ip == *::* ]]; then
+		head=${ip%%::*} tail=${ip#*::}
+	else
+		head=$ip tail=
+	fi
+	local -a h=() t=()
+	[ -z "$head" ] || IFS=: read -r -a h <<<"$head"
+	[ -z "$tail" ] || IFS=: read -r -a t <<<"$tail"
+	n=$((8 - ${#h[@]} - ${#t[@]}))
+	for g in ${h[@]+"${h[@]}"}; do out+=("$g"); done
+	for ((i = 0; i < n; i++)); do out+=(0); done
+	for g in ${t[@]+"${t[@]}"}; do out+=("$g"); done
+	for i in "${!out[@]}"; do out[i]=$(printf '%04x' "0x${out[i]}"); done
+	(IFS=:; echo "${out[*]}")
+}
+
+# gid_index DEV IP: print the index of the RoCE v2 GID of IP on DEV port 1
+gid_index() {
+	local d=/sys/class/infiniband/$1/ports/1 want g i
+	want=$(_gid_of "$2")
+	for g in "$d"/gids/*; do
+		i=${g##*/}
+		[ "$(cat "$g" 2>/dev/null)" = "$want" ] || continue
+		[ "$(cat "$d/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
+		echo "$i"
+		return 0
+	done
+	return 1
+}
+
+# _topo_wait_ready: both ports ACTIVE with their RoCE v2 IPv4 GIDs
+_topo_wait_ready() {
+	local end=$((SECONDS + ${TOPO_WAIT:-20}))
+	while :; do
+		# shellcheck disable=SC2034
+		GID_A=$(gid_index "$DEV_A" "$IP_A") && GID_B=$(gid_index "$DEV_B" "$IP_B") &&
+			on_a rdma link show "$DEV_A/1" 2>/dev/null | grep -q 'state ACTIVE' &&
+			on_b rdma link show "$DEV_B/1" 2>/dev/null | grep -q 'state ACTIVE' &&
+			return 0
+		if [ $SECONDS -ge $end ]; then
+			_topo_log "$DEV_A/$DEV_B: port not ACTIVE or no RoCE v2 GID for $IP_A/$IP_B"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# topo_ns TYPE
+topo_ns() {
+	local type=$1
+	# shellcheck disable=SC2034
+	TOPO_KIND=ns TOPO_TYPE=$type
+	topo_modules "$type" || { _topo_log "no module for $type"; return 1; }
+	NS_A=mrcv-$TOPO_ID-a NS_B=mrcv-$TOPO_ID-b VETH_A=va VETH_B=vb
+	DEV_A=${type}${TOPO_ID}a DEV_B=${type}${TOPO_ID}b
+	ip netns add "$NS_A" && ip netns add "$NS_B" || return 1
+	ip -n "$NS_A" link set lo up
+	ip -n "$NS_B" link set lo up
+	ip link add "$VETH_A" netns "$NS_A" type veth peer name "$VETH_B" netns "$NS_B" || return 1
+	ip -n "$NS_A" addr add "$IP_A/24" dev "$VETH_A"
+	ip -n "$NS_A" addr add "$IP6_A/64" dev "$VETH_A" nodad
+	ip -n "$NS_B" addr add "$IP_B/24" dev "$VETH_B"
+	ip -n "$NS_B" addr add "$IP6_B/64" dev "$VETH_B" nodad
+	ip -n "$NS_A" link set "$VETH_A" up
+	ip -n "$NS_B" link set "$VETH_B" up
+	# the netdev name is resolved in the caller's namespace
+	on_a rdma link add "$DEV_A" type "$type" netdev "$VETH_A" || return 1
+	on_b rdma link add "$DEV_B" type "$type" netdev "$VETH_B" || return 1
+	_topo_wait_ready
+}
+
+# topo_host TYPE
+topo_host() {
+	local type=$1 k fam
+	# shellcheck disable=SC2034
+	TOPO_KIND=host TOPO_TYPE=$type
+	topo_modules "$type" || { _topo_log "no module for $type"; return 1; }
+	NS_A='' NS_B='' VETH_A=va$TOPO_ID VETH_B=vb$TOPO_ID
+	DEV_A=${type}${TOPO_ID}a DEV_B=${type}${TOPO_ID}b
+	ip link add "$VETH_A" type veth peer name "$VETH_B" || return 1
+	ip addr add "$IP_A/24" dev "$VETH_A"
+	ip addr add "$IP_B/24" dev "$VETH_B"
+	ip addr add "$IP6_A/64" dev "$VETH_A" nodad
+	ip addr add "$IP6_B/64" dev "$VETH_B" nodad
+	ip link set "$VETH_A" up
+	ip link set "$VETH_B" up
+	# accept packets from our own addresses arriving on the wire
+	for k in all default "$VETH_A" "$VETH_B"; do
+		sysctl -qw "net.ipv4.conf.$k.accept_local=1" "net.ipv4.conf.$k.rp_filter=0"
+	done
+	# per-oif tables before the local table: a flow bound to va leaves by
+	# va (rxe and mrc route with flowi4_oif = their netdev)
+	for fam in -4 -6; do
+		ip "$fam" rule add pref 100 lookup local
+		ip "$fam" rule del pref 0 lookup local 2>/dev/null
+	done
+	_topo_rules=1
+	ip rule add pref 10 oif "$VETH_A" lookup 101
+	ip rule add pref 11 oif "$VETH_B" lookup 102
+	ip route add 10.77.0.0/24 dev "$VETH_A" src "$IP_A" table 101
+	ip route add 10.77.0.0/24 dev "$VETH_B" src "$IP_B" table 102
+	ip -6 rule add pref 10 oif "$VETH_A" lookup 101
+	ip -6 rule add pref 11 oif "$VETH_B" lookup 102
+	ip -6 route add fd77::/64 dev "$VETH_A" src "$IP6_A" table 101
+	ip -6 route add fd77::/64 dev "$VETH_B" src "$IP6_B" table 102
+	ip neigh replace "$IP_B" lladdr "$(cat "/sys/class/net/$VETH_B/address")" dev "$VETH_A" nud permanent
+	ip neigh replace "$IP_A" lladdr "$(cat "/sys/class/net/$VETH_A/address")" dev "$VETH_B" nud permanent
+	ip -6 neigh replace "$IP6_B" lladdr "$(cat "/sys/class/net/$VETH_B/address")" dev "$VETH_A" nud permanent
+	ip -6 neigh replace "$IP6_A" lladdr "$(cat "/sys/class/net/$VETH_A/address")" dev "$VETH_B" nud permanent
+	rdma link add "$DEV_A" type "$type" netdev "$VETH_A" || return 1
+	rdma link add "$DEV_B" type "$type" netdev "$VETH_B" || return 1
+	_topo_wait_ready
+}
+
+# topo_up TYPE KIND: topo_ns or topo_host
+topo_up() {
+	case $2 in
+	ns) topo_ns "$1" ;;
+	host) topo_host "$1" ;;
+	*) _topo_log "unknown topology '$2' (ns or host)"; return 1 ;;
+	esac
+}
+
+# topo_netem ARGS...: the same netem qdisc on both veth ends
+topo_netem() {
+	on_a tc qdisc replace dev "$VETH_A" root netem "$@" &&
+		on_b tc qdisc replace dev "$VETH_B" root netem "$@"
+}
+topo_netem_clear() {
+	on_a tc qdisc del dev "$VETH_A" root 2>/dev/null
+	on_b tc qdisc del dev "$VETH_B" root 2>/dev/null
+	return 0
+}
+
+topo_cleanup() {
+	local fam
+	[ -n "$TOPO_KIND" ] || return 0
+	if [ -n "$DEV_A" ]; then rdma link del "$DEV_A" 2>/dev/null || on_a rdma link del "$DEV_A" 2>/dev/null; fi
+	if [ -n "$DEV_B" ]; then rdma link del "$DEV_B" 2>/dev/null || on_b rdma link del "$DEV_B" 2>/dev/null; fi
+	if [ "$TOPO_KIND" = host ]; then
+		ip link del "$VETH_A" 2>/dev/null
+		if [ "$_topo_rules" = 1 ]; then
+			for fam in -4 -6; do
+				ip "$fam" rule del pref 10 2>/dev/null
+				ip "$fam" rule del pref 11 2>/dev/null
+				ip "$fam" route flush table 101 2>/dev/null
+				ip "$fam" route flush table 102 2>/dev/null
+				ip "$fam" rule show pref 0 | grep -q . || ip "$fam" rule add pref 0 lookup local
+				ip "$fam" rule del pref 100 lookup local 2>/dev/null
+			done
+			_topo_rules=0
+		fi
+	else
+		[ -z "$NS_A" ] || ip netns del "$NS_A" 2>/dev/null
+		[ -z "$NS_B" ] || ip netns del "$NS_B" 2>/dev/null
+	fi
+	TOPO_KIND='' NS_A='' NS_B=''
+	return 0
+}
