@@ -222,6 +222,7 @@ enum {
 #define MRC_RMSG_MAX	64		/* receive messages open at once */
 #define MRC_RD_MAX	16		/* atomic results remembered */
 #define MRC_PARK_MAX	64		/* READ/ATOMIC requests waiting */
+#define MRC_READ_CHUNK	256		/* response PSNs one READ request asks for */
 
 struct mrc_req {
 	u32 next_idx;			/* next SQ slot to fetch */
@@ -462,6 +463,7 @@ int mrc_destroy_ah(struct ib_ah *ibah, u32 flags);
 void mrc_qp_error(struct mrc_qp *qp);
 void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem);
 void mrc_qp_kick(struct mrc_qp *qp);
+void mrc_qp_flush_rq(struct mrc_qp *qp);
 void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq);
 u16 mrc_qp_sport(u32 qpn);
 int mrc_av_from_attr(struct mrc_av *av, const struct rdma_ah_attr *attr);

@@ -194,7 +194,8 @@ struct mrc_mr *mrc_mr_lookup(struct mrc_dev *mdev, u32 key)
 int mrc_mr_check(struct mrc_dev *mdev, struct mrc_mr *mr, struct ib_pd *pd,
 		 u64 va, u32 len, int access)
 {
-	if (!mr || mr->ibmr.pd != pd || !mr->valid ||
+	/* acquire: pairs with the release in mrc_mr_reg_wr() */
+	if (!mr || mr->ibmr.pd != pd || !smp_load_acquire(&mr->valid) ||
 	    (mr->access & access) != access) {
 		mrc_count(mdev, MRC_CNT_RKEY_ERR, 1);
 		return -EACCES;
@@ -285,14 +286,15 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 va, u8 opcode, u64 swap_add,
 		break;
 	case MRC_MR_FAST:
 		p = fast_addr(mr, va, &room);
-		if (!p || room < 8)
-			return -ERANGE;
+		if (!p || room < 8 || ((uintptr_t)p & 7))
+			return -EINVAL;
 		break;
 	default: {
 		u64 off = va - mr->iova + mr->first_off;
 
-		if ((off >> PAGE_SHIFT) >= mr->npages)
-			return -ERANGE;
+		/* 8-byte aligned in the page too, so it never crosses one */
+		if ((off & 7) || (off >> PAGE_SHIFT) >= mr->npages)
+			return -EINVAL;
 		page = mr->pages[off >> PAGE_SHIFT];
 		p = (u64 *)((u8 *)kmap_local_page(page) + (off & ~PAGE_MASK));
 		break;
@@ -356,13 +358,14 @@ int mrc_mr_reg_wr(struct mrc_dev *mdev, struct ib_pd *pd,
 	struct mrc_mr *mr = to_mmr(wr->wr.reg.mr);
 
 	if (mr->type != MRC_MR_FAST || mr->ibmr.pd != pd ||
-	    (wr->wr.reg.key >> 8) != (mr->key >> 8))
+	    (wr->wr.reg.key >> 8) != (mr->key >> 8) || READ_ONCE(mr->valid))
 		return -EINVAL;
 	mr->iova = mr->ibmr.iova;
 	mr->length = mr->ibmr.length;
 	mr->access = wr->wr.reg.access;
 	WRITE_ONCE(mr->key, wr->wr.reg.key);
-	WRITE_ONCE(mr->valid, true);
+	/* release: the fields above are set before packets may use the MR */
+	smp_store_release(&mr->valid, true);
 	return 0;
 }
 

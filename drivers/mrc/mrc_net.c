@@ -44,6 +44,8 @@ static u32 icrc(struct sk_buff *skb, unsigned int nhlen)
 	u8 *nh = skb_network_header(skb);
 	u32 crc;
 
+	if (WARN_ON_ONCE(hl > sizeof(tmp)))
+		return 0;
 	memcpy(tmp, nh, hl);
 	if (nhlen == sizeof(struct iphdr)) {
 		struct iphdr *ip4 = (struct iphdr *)tmp;
@@ -74,6 +76,9 @@ struct sk_buff *mrc_net_alloc(struct mrc_dev *mdev, u32 len)
 			    sizeof(struct udphdr);
 	struct sk_buff *skb;
 
+	/* one packet: headers plus at most a 4096-byte payload */
+	if (len > MRC_MAX_HDR_OVERHEAD + 4096)
+		return NULL;
 	skb = alloc_skb(head + len + MRC_ICRC_LEN, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
@@ -134,18 +139,44 @@ static struct dst_entry *route6(struct net *net, struct net_device *ndev,
 	return dst;
 }
 
+static bool local4(struct net_device *ndev, __be32 addr)
+{
+	struct in_device *in_dev = __in_dev_get_rcu(ndev);
+	const struct in_ifaddr *ifa;
+
+	if (!in_dev)
+		return false;
+	in_dev_for_each_ifa_rcu(ifa, in_dev)
+		if (ifa->ifa_local == addr)
+			return true;
+	return false;
+}
+
+/* Is @av's destination an address of the plane itself (a QP talking to a
+ * QP of the same device)?
+ */
+static bool to_self(struct net_device *ndev, const struct mrc_av *av)
+{
+	if (av->family == AF_INET)
+		return local4(ndev, av->daddr.s6_addr32[3]);
+	return ipv6_chk_addr(dev_net(ndev), &av->daddr, ndev, 0);
+}
+
 static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
 		     struct dst_cache *dc, struct sk_buff *skb)
 {
 	struct mrc_av av = *mrc_skb_av(skb);
 	struct net *net = dev_net(ndev);
+	struct dst_entry *dst = NULL;
 	unsigned int nhlen, len;
-	struct dst_entry *dst;
 	struct udphdr *uh;
+	bool self;
 
-	dst = av.family == AF_INET ? route4(net, ndev, dc, &av) :
-				     route6(net, ndev, dc, &av);
-	if (!dst) {
+	self = to_self(ndev, &av);
+	if (!self)
+		dst = av.family == AF_INET ? route4(net, ndev, dc, &av) :
+					     route6(net, ndev, dc, &av);
+	if (!self && !dst) {
 		mrc_count(mdev, MRC_CNT_TX_ERR, 1);
 		kfree_skb(skb);
 		return;
@@ -159,7 +190,8 @@ static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
 	uh->len = htons(len + sizeof(*uh));
 	uh->check = 0;	/* RoCEv2: the ICRC protects the payload */
 	memset(skb->cb, 0, sizeof(skb->cb));
-	skb_dst_set(skb, dst);
+	if (dst)
+		skb_dst_set(skb, dst);
 	skb->dev = ndev;
 	if (av.family == AF_INET) {
 		struct iphdr *iph = skb_push(skb, sizeof(*iph));
@@ -194,6 +226,16 @@ static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
 	put_unaligned_le32(icrc(skb, nhlen), skb_tail_pointer(skb) - MRC_ICRC_LEN);
 	mrc_count(mdev, MRC_CNT_TX_PKTS, 1);
 	mrc_count(mdev, MRC_CNT_TX_BYTES, len);
+	if (self) {
+		/* Loopback: the packet enters the plane's receive path through
+		 * the backlog, as if it had arrived, so no engine ever runs
+		 * inside another one's transmit.
+		 */
+		skb->pkt_type = PACKET_HOST;
+		skb->ip_summed = CHECKSUM_NONE;
+		netif_rx(skb);
+		return;
+	}
 	if (av.family == AF_INET)
 		ip_local_out(net, NULL, skb);
 	else
@@ -224,18 +266,6 @@ void mrc_net_xmit(struct mrc_dev *mdev, struct dst_cache *dc,
 
 /* ---- in ----------------------------------------------------------------- */
 
-static bool local4(struct net_device *ndev, __be32 addr)
-{
-	struct in_device *in_dev = __in_dev_get_rcu(ndev);
-	const struct in_ifaddr *ifa;
-
-	if (!in_dev)
-		return false;
-	in_dev_for_each_ifa_rcu(ifa, in_dev)
-		if (ifa->ifa_local == addr)
-			return true;
-	return false;
-}
 
 /* Is this a RoCEv2 packet for this host? Sets *nhlen. */
 static bool is_ours(struct sk_buff *skb, unsigned int *nhlen)
@@ -248,7 +278,8 @@ static bool is_ours(struct sk_buff *skb, unsigned int *nhlen)
 		if (!pskb_may_pull(skb, sizeof(*iph)))
 			return false;
 		iph = (const struct iphdr *)skb->data;
-		if (iph->version != 4 || iph->ihl < 5 ||
+		/* RoCEv2 packets carry no IP options */
+		if (iph->version != 4 || iph->ihl != 5 ||
 		    iph->protocol != IPPROTO_UDP || ip_is_fragment(iph))
 			return false;
 		*nhlen = iph->ihl * 4;

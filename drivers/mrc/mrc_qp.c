@@ -220,12 +220,18 @@ static void cqe_flush(struct mrc_qp *qp, struct mrc_cq *cq, u64 wr_id,
 	mrc_cq_post(cq, &wc, false);
 }
 
-/* Flush receive WQEs still in the RQ ring (qp->lock held). */
-static void flush_rq_ring(struct mrc_qp *qp)
+/*
+ * Flush receive WQEs still in the RQ ring (qp->lock held). The count is
+ * taken once: userspace may keep moving its producer index.
+ */
+void mrc_qp_flush_rq(struct mrc_qp *qp)
 {
+	u32 n;
+
 	if (qp->srq || !qp->rq.buf)
 		return;
-	while (mrc_queue_count(&qp->rq)) {
+	n = mrc_queue_count(&qp->rq);
+	while (n--) {
 		struct rxe_recv_wqe *w = mrc_queue_slot(&qp->rq, qp->rq.idx);
 
 		cqe_flush(qp, qp->rcq, READ_ONCE(w->wr_id), IB_WC_RECV);
@@ -241,7 +247,17 @@ void mrc_qp_error(struct mrc_qp *qp)
 	qp->state = IB_QPS_ERR;
 	mrc_req_flush(qp);
 	mrc_resp_flush(qp);
-	flush_rq_ring(qp);
+	mrc_qp_flush_rq(qp);
+	if (!was && qp->srq && qp->ibqp.event_handler) {
+		/* ib_drain_qp() waits for this on QPs with an SRQ */
+		struct ib_event ev = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_QP_LAST_WQE_REACHED,
+		};
+
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	}
 	if (!was && qp->ibqp.event_handler && qp->attr.qp_state != IB_QPS_ERR) {
 		/* only errors the QP ran into, not a requested transition */
 		struct ib_event ev = {
@@ -271,6 +287,9 @@ static int apply_attr(struct mrc_qp *qp, struct ib_qp_attr *attr, int mask)
 		return -EINVAL;
 	if (mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE))
 		return -EOPNOTSUPP;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
 	if (mask & IB_QP_AV) {
 		struct mrc_av av = {};
 		int err = mrc_av_from_attr(&av, &attr->ah_attr);
@@ -425,7 +444,7 @@ void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq)
 			     &qp->dst_cache : NULL, txq);
 }
 
-/* Run the requester now, in the caller's context. */
+/* Run the requester now, in the caller's context (BHs get enabled). */
 void mrc_qp_kick(struct mrc_qp *qp)
 {
 	struct sk_buff_head txq;
@@ -579,7 +598,11 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 				  (prod + 1) & qp->sq.mask);
 	}
 	spin_unlock_irqrestore(&qp->sq_post_lock, flags);
-	mrc_qp_kick(qp);
+	/* the MAD layer posts with IRQs off: BHs cannot be enabled there */
+	if (irqs_disabled())
+		queue_work(mrc_wq, &qp->work);
+	else
+		mrc_qp_kick(qp);
 	return err;
 }
 
@@ -638,9 +661,13 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	}
 	spin_unlock_irqrestore(&qp->rq_post_lock, flags);
 	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
-		spin_lock_bh(&qp->lock);
-		flush_rq_ring(qp);
-		spin_unlock_bh(&qp->lock);
+		if (irqs_disabled()) {
+			queue_work(mrc_wq, &qp->work);	/* flushes the RQ */
+		} else {
+			spin_lock_bh(&qp->lock);
+			mrc_qp_flush_rq(qp);
+			spin_unlock_bh(&qp->lock);
+		}
 	}
 	return err;
 }
@@ -797,10 +824,9 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		  struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibah->device);
-	gfp_t gfp = init->flags & RDMA_CREATE_AH_SLEEPABLE ? GFP_KERNEL :
-							     GFP_ATOMIC;
 	struct mrc_ah *ah = to_mah(ibah);
 	struct rxe_create_ah_resp resp = {};
+	unsigned long flags;
 	int err;
 
 	err = mrc_av_from_attr(&ah->av, init->ah_attr);
@@ -808,15 +834,19 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		return err;
 	ah->av.sport = mrc_qp_sport(get_random_u32());
 	ah->attr = *init->ah_attr;
-	err = xa_alloc_cyclic_bh(&mdev->ah_xa, &ah->ah_num, ah,
-				 XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next, gfp);
+	/* the IB CM creates AHs under a spinlock with IRQs off */
+	xa_lock_irqsave(&mdev->ah_xa, flags);
+	err = __xa_alloc_cyclic(&mdev->ah_xa, &ah->ah_num, ah,
+				XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next,
+				GFP_ATOMIC);
+	xa_unlock_irqrestore(&mdev->ah_xa, flags);
 	if (err < 0)
 		return err;
 	if (udata && udata->outlen >= sizeof(resp)) {
 		resp.ah_num = ah->ah_num;
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
 		if (err) {
-			xa_erase_bh(&mdev->ah_xa, ah->ah_num);
+			mrc_destroy_ah(ibah, 0);
 			return err;
 		}
 	}
@@ -832,6 +862,11 @@ int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 
 int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
-	xa_erase_bh(&to_mdev(ibah->device)->ah_xa, to_mah(ibah)->ah_num);
+	struct xarray *xa = &to_mdev(ibah->device)->ah_xa;
+	unsigned long irqf;
+
+	xa_lock_irqsave(xa, irqf);
+	__xa_erase(xa, to_mah(ibah)->ah_num);
+	xa_unlock_irqrestore(xa, irqf);
 	return 0;
 }

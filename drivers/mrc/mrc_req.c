@@ -34,7 +34,6 @@ static void req_work(struct work_struct *work);
 #define MRC_DUPTHRESH		3
 #define MRC_ACKREQ_EVERY	16
 #define MRC_BUDGET		256
-#define MRC_READ_CHUNK		256	/* PSNs one READ request asks for */
 #define MRC_RTO_MIN_US		2000
 #define MRC_RTO_INIT_US		20000
 #define MRC_TO_BURST		64	/* PSNs resent per timeout */
@@ -169,6 +168,9 @@ static void arm_timer(struct mrc_qp *qp)
 {
 	unsigned long when = jiffies + usecs_to_jiffies(rto_us(qp)) + 1;
 
+	/* never cut an RNR wait short */
+	if (qp->req.rnr_wait && time_before(when, qp->req.rnr_until))
+		when = qp->req.rnr_until;
 	qp->req.rto_deadline = when;
 	if (!qp->dying)
 		mod_timer(&qp->timer, when);
@@ -250,6 +252,7 @@ static void complete_wqes(struct mrc_qp *qp)
 void mrc_req_flush(struct mrc_qp *qp)
 {
 	struct mrc_req *r = &qp->req;
+	u32 n;
 
 	if (!qp->sq.buf || !r->meta)
 		return;
@@ -259,7 +262,9 @@ void mrc_req_flush(struct mrc_qp *qp)
 		post_send_cqe(qp, wcopy(qp, qp->sq.idx), m, IB_WC_WR_FLUSH_ERR);
 		mrc_queue_consume(&qp->sq);
 	}
-	while (mrc_queue_count(&qp->sq)) {
+	/* once: userspace may keep moving its producer index */
+	n = mrc_queue_count(&qp->sq);
+	while (n--) {
 		struct rxe_send_wqe *w = mrc_queue_slot(&qp->sq, qp->sq.idx);
 		struct ib_wc wc = {
 			.wr_id = READ_ONCE(w->wr.wr_id),
@@ -288,14 +293,23 @@ static u32 wqe_length(struct mrc_qp *qp, struct rxe_send_wqe *w, int *err)
 	u64 len = 0;
 	u32 i;
 
-	if (w->wr.send_flags & IB_SEND_INLINE) {
-		if (w->dma.length > qp->max_inline)
-			*err = -EINVAL;
-		return w->dma.length;
-	}
+	/* every later use of the SGE list relies on this bound */
 	if (w->dma.num_sge > qp->max_send_sge) {
 		*err = -EINVAL;
 		return 0;
+	}
+	if (w->wr.send_flags & IB_SEND_INLINE) {
+		/* only data the requester sends can be inline */
+		if (w->dma.length > qp->max_inline ||
+		    (w->wr.opcode != IB_WR_SEND &&
+		     w->wr.opcode != IB_WR_SEND_WITH_IMM &&
+		     w->wr.opcode != IB_WR_SEND_WITH_INV &&
+		     w->wr.opcode != IB_WR_RDMA_WRITE &&
+		     w->wr.opcode != IB_WR_RDMA_WRITE_WITH_IMM)) {
+			*err = -EINVAL;
+			return 0;
+		}
+		return w->dma.length;
 	}
 	for (i = 0; i < w->dma.num_sge; i++)
 		len += w->dma.sge[i].length;
@@ -318,6 +332,19 @@ static enum ib_wc_status local_op(struct mrc_qp *qp, struct rxe_send_wqe *w)
 	return err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
 }
 
+/* Is there a posted WQE to fetch, with room for its kernel copy? */
+static bool can_fetch(struct mrc_qp *qp)
+{
+	u32 idx = qp->req.next_idx;
+	/* acquire: pairs with the producer's release, entries first */
+	u32 prod = smp_load_acquire(&qp->sq.buf->producer_index) & qp->sq.mask;
+
+	if (prod == idx)
+		return false;
+	/* a bogus producer index cannot make fetching lap the completions */
+	return ((idx - qp->sq.idx) & qp->sq.mask) != qp->sq.mask;
+}
+
 /*
  * Fetch the next WQE for an RC QP. Returns false when there is none or it
  * must wait (fence, max_rd_atomic).
@@ -330,9 +357,7 @@ static bool fetch_rc(struct mrc_qp *qp)
 	struct mrc_swqe *m;
 	int err = 0;
 
-	/* acquire: pairs with the producer's release, entries first */
-	if (!(((smp_load_acquire(&qp->sq.buf->producer_index) & qp->sq.mask) -
-	       idx) & qp->sq.mask))
+	if (!can_fetch(qp))
 		return false;
 	w = wcopy(qp, idx);
 	memcpy(w, mrc_queue_slot(&qp->sq, idx), qp->sq_elem);
@@ -602,6 +627,7 @@ static int send_new(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 		if (!r->cur_valid) {
 			if (!fetch_rc(qp))
 				break;
+			budget--;	/* local ops and bad WQEs cost too */
 			continue;
 		}
 		m = wmeta(qp, r->cur_idx);
@@ -632,15 +658,16 @@ static int send_new(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 
 /* ---- UD and GSI ------------------------------------------------------- */
 
-static void send_ud(struct mrc_qp *qp, struct sk_buff_head *txq)
+/* Send UD WQEs; returns the budget left (0: more may be waiting) */
+static int send_ud(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 {
 	struct mrc_dev *mdev = qp->mdev;
 	struct mrc_req *r = &qp->req;
-	int budget = MRC_BUDGET;
 
-	while (budget-- > 0 && qp->state >= IB_QPS_RTS &&
-	       qp->state != IB_QPS_ERR) {
+	for (; budget > 0 && qp->state >= IB_QPS_RTS &&
+	     qp->state != IB_QPS_ERR; budget--) {
 		u32 idx = r->next_idx, qkey, paylen, mtu;
+		unsigned long irqf;
 		struct net_device *ndev;
 		struct rxe_send_wqe *w;
 		struct mrc_swqe *m;
@@ -652,9 +679,7 @@ static void send_ud(struct mrc_qp *qp, struct sk_buff_head *txq)
 		int err = 0;
 		u8 op;
 
-		/* acquire: pairs with the producer's release, entries first */
-		if (!(((smp_load_acquire(&qp->sq.buf->producer_index) &
-			qp->sq.mask) - idx) & qp->sq.mask))
+		if (!can_fetch(qp))
 			break;
 		w = wcopy(qp, idx);
 		memcpy(w, mrc_queue_slot(&qp->sq, idx), qp->sq_elem);
@@ -670,13 +695,13 @@ static void send_ud(struct mrc_qp *qp, struct sk_buff_head *txq)
 		ndev = rcu_dereference(mdev->ndev);
 		mtu = ndev ? ib_mtu_enum_to_int(mrc_wire_path_mtu(ndev->mtu)) : 0;
 		rcu_read_unlock();
-		xa_lock(&mdev->ah_xa);
+		xa_lock_irqsave(&mdev->ah_xa, irqf);
 		ah = xa_load(&mdev->ah_xa, w->wr.wr.ud.ah_num);
 		if (ah && ah->ibah.pd == qp->ibqp.pd)
 			av = ah->av;
 		else
 			ah = NULL;
-		xa_unlock(&mdev->ah_xa);
+		xa_unlock_irqrestore(&mdev->ah_xa, irqf);
 		if (err || !ah || paylen > mtu ||
 		    (m->opcode != IB_WR_SEND && m->opcode != IB_WR_SEND_WITH_IMM)) {
 			m->status = IB_WC_LOC_QP_OP_ERR;
@@ -721,6 +746,7 @@ static void send_ud(struct mrc_qp *qp, struct sk_buff_head *txq)
 		*mrc_skb_av(skb) = av;
 		__skb_queue_tail(txq, skb);
 	}
+	return budget;
 }
 
 /* ---- the engine ------------------------------------------------------- */
@@ -743,13 +769,18 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq)
 	if (qp->state < IB_QPS_RTS)
 		return;
 	if (qp->ibqp.qp_type != IB_QPT_RC) {
-		send_ud(qp, txq);
+		budget = send_ud(qp, txq, budget);
 		complete_wqes(qp);
+		if (budget <= 0 && !qp->dying)
+			queue_work(mrc_wq, &qp->work);
 		return;
 	}
 	if (r->rnr_wait) {
-		if (time_before(jiffies, r->rnr_until))
+		if (time_before(jiffies, r->rnr_until)) {
+			if (!timer_pending(&qp->timer) && !qp->dying)
+				mod_timer(&qp->timer, r->rnr_until);
 			return;
+		}
 		r->rnr_wait = false;
 	}
 	/* completing first frees max_rd_atomic slots for send_new() */
@@ -829,14 +860,25 @@ static bool advance_una(struct mrc_qp *qp)
 	return true;
 }
 
-/* End the WQE owning @psn with @status (remote errors). */
-static void fail_wqe(struct mrc_qp *qp, u32 psn, enum ib_wc_status status)
+static bool in_flight(struct mrc_req *r, u32 psn)
 {
+	return mrc_psn_diff(psn, r->snd_una) >= 0 &&
+	       mrc_psn_diff(psn, r->snd_nxt) < 0;
+}
+
+/*
+ * The connection failed (fatal NAK, retries exhausted). WQEs acknowledged
+ * in full complete normally; the first one that is not ends with @status
+ * and the rest are flushed. With out-of-order placement a NAK for one PSN
+ * says nothing of the PSNs before it, so the error lands on the oldest
+ * unacknowledged WQE, never on one whose data may not have arrived.
+ */
+static void fail_oldest(struct mrc_qp *qp, enum ib_wc_status status)
+{
+	struct mrc_req *r = &qp->req;
 	u32 idx;
 
-	ack_upto(qp, mrc_psn_add(psn, -1));
-	advance_una(qp);
-	if (!find_wqe(qp, psn, &idx))
+	if (r->snd_una == r->snd_nxt || !find_wqe(qp, r->snd_una, &idx))
 		return;
 	wmeta(qp, idx)->status = status;
 	wmeta(qp, idx)->done = true;
@@ -848,24 +890,25 @@ static void rnr_nak(struct mrc_qp *qp, u32 psn, u8 timer)
 	u32 p;
 
 	mrc_count(qp->mdev, MRC_CNT_RNR_RX, 1);
-	ack_upto(qp, mrc_psn_add(psn, -1));
-	advance_una(qp);
-	if (qp->attr.rnr_retry != 7) {
-		if (!r->rnr_left) {
-			fail_wqe(qp, psn, IB_WC_RNR_RETRY_EXC_ERR);
-			return;
-		}
-		r->rnr_left--;
-	}
+	if (!in_flight(r, psn) || (r->txs[tslot(psn)] & MRC_TX_ACKED))
+		return;				/* stale */
+	/* the PSN and those sent after it wait out the RNR timer */
 	for (p = psn; p != r->snd_nxt; p = mrc_psn_add(p, 1)) {
 		u8 *f = &r->txs[tslot(p)];
 
-		if (mrc_psn_diff(p, r->snd_una) < 0)
-			continue;
 		if (!(*f & (MRC_TX_ACKED | MRC_TX_LOST))) {
 			*f |= MRC_TX_LOST;
 			r->nlost++;
 		}
+	}
+	if (r->rnr_wait)
+		return;				/* one retry per RNR episode */
+	if (qp->attr.rnr_retry != 7) {
+		if (!r->rnr_left) {
+			fail_oldest(qp, IB_WC_RNR_RETRY_EXC_ERR);
+			return;
+		}
+		r->rnr_left--;
 	}
 	r->rnr_wait = true;
 	r->rnr_until = jiffies + usecs_to_jiffies(rnr_us[timer & 31]) + 1;
@@ -954,13 +997,17 @@ void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		case 3:				/* NAK */
 			mrc_count(qp->mdev, MRC_CNT_NACK_RX, 1);
 			if (syn == MRC_AETH_NAK_SEQ) {
-				ack_upto(qp, mrc_psn_add(psn, -1));
-				detect_loss(qp, mrc_psn_add(psn, MRC_DUPTHRESH + 1));
-			} else {
-				fail_wqe(qp, psn, syn == MRC_AETH_NAK_ACC ?
-					 IB_WC_REM_ACCESS_ERR :
-					 syn == MRC_AETH_NAK_INV ?
-					 IB_WC_REM_INV_REQ_ERR : IB_WC_REM_OP_ERR);
+				if (in_flight(r, psn) &&
+				    !(r->txs[tslot(psn)] &
+				      (MRC_TX_ACKED | MRC_TX_LOST))) {
+					r->txs[tslot(psn)] |= MRC_TX_LOST;
+					r->nlost++;
+				}
+			} else if (in_flight(r, psn)) {
+				fail_oldest(qp, syn == MRC_AETH_NAK_ACC ?
+					    IB_WC_REM_ACCESS_ERR :
+					    syn == MRC_AETH_NAK_INV ?
+					    IB_WC_REM_INV_REQ_ERR : IB_WC_REM_OP_ERR);
 			}
 			break;
 		default:
@@ -1030,7 +1077,7 @@ static void timeout(struct mrc_qp *qp)
 	if (limit && jiffies_to_usecs(jiffies - r->progress) >= limit) {
 		if (!r->retry_left) {
 			mrc_count(qp->mdev, MRC_CNT_RETRY_EXC, 1);
-			fail_wqe(qp, r->snd_una, IB_WC_RETRY_EXC_ERR);
+			fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
 			complete_wqes(qp);
 			return;
 		}
@@ -1065,6 +1112,8 @@ static void req_work(struct work_struct *work)
 	if (qp->ibqp.qp_type == IB_QPT_RC && qp->state == IB_QPS_RTS)
 		timeout(qp);
 	mrc_req_run(qp, &txq);
+	if (qp->state == IB_QPS_ERR)
+		mrc_qp_flush_rq(qp);
 	spin_unlock_bh(&qp->lock);
 	mrc_qp_send(qp, &txq);
 }

@@ -206,6 +206,18 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 	__skb_queue_tail(txq, skb);
 }
 
+/*
+ * A request the responder refuses for good (access or invalid request):
+ * tell the requester what arrived, NAK, and move the QP to ERR, as IB
+ * does for this class of errors.
+ */
+static void fatal(struct mrc_qp *qp, u8 syn, u32 psn, struct sk_buff_head *txq)
+{
+	send_ack(qp, psn, txq);
+	send_aeth(qp, syn, psn, txq);
+	mrc_qp_error(qp);
+}
+
 /* ---- completions -------------------------------------------------------- */
 
 static void complete_msgs(struct mrc_qp *qp)
@@ -372,7 +384,7 @@ static void exec_rd(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 			mark_range(qp, rq->psn, 1);
 	}
 	if (!ok)
-		send_aeth(qp, MRC_AETH_NAK_ACC, rq->psn, txq);
+		fatal(qp, MRC_AETH_NAK_ACC, rq->psn, txq);
 }
 
 /* Parked requests whose turn has come */
@@ -426,8 +438,12 @@ static void duplicate(struct mrc_qp *qp, struct mrc_pkt *pkt, u32 psn,
 	mrc_count(qp->mdev, MRC_CNT_DUP, 1);
 	if (pkt->opcode == MRC_OP_READ_REQ) {
 		parse_rd(pkt, &rq);
+		if (read_npkts(qp, rq.len) > MRC_READ_CHUNK) {
+			mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
+			return;
+		}
 		if (!exec_read(qp, &rq, txq))
-			send_aeth(qp, MRC_AETH_NAK_ACC, psn, txq);
+			fatal(qp, MRC_AETH_NAK_ACC, psn, txq);
 		return;
 	}
 	if (pkt->opcode == MRC_OP_CMP_SWAP || pkt->opcode == MRC_OP_FETCH_ADD) {
@@ -573,7 +589,7 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 	if ((qp->attr.qp_access_flags & qp_access(pkt->opcode)) !=
 	    qp_access(pkt->opcode)) {
 		mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
-		send_aeth(qp, MRC_AETH_NAK_INV, psn, txq);
+		fatal(qp, MRC_AETH_NAK_INV, psn, txq);
 		return;
 	}
 	d = mrc_psn_diff(psn, rs->win.base);
@@ -581,8 +597,14 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		duplicate(qp, pkt, psn, txq);
 		return;
 	}
-	if (pkt->opcode == MRC_OP_READ_REQ)
+	if (pkt->opcode == MRC_OP_READ_REQ) {
 		n = read_npkts(qp, mrc_reth_len(mrc_pkt_hdr(pkt, MRC_H_RETH)));
+		if (n > MRC_READ_CHUNK) {	/* mrc requesters never ask more */
+			mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
+			fatal(qp, MRC_AETH_NAK_INV, psn, txq);
+			return;
+		}
+	}
 	if (d + n > rs->win.size) {
 		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
 		return;
@@ -622,12 +644,10 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 			return;
 		case NAK_INV:
 			mrc_count(qp->mdev, MRC_CNT_BOUNDS_ERR, 1);
-			send_aeth(qp, MRC_AETH_NAK_INV, psn, txq);
-			if (pkt->mask & MRC_H_PLETH)
-				break;	/* the receive WQE completes in error */
+			fatal(qp, MRC_AETH_NAK_INV, psn, txq);
 			return;
 		case NAK_ACC:
-			send_aeth(qp, MRC_AETH_NAK_ACC, psn, txq);
+			fatal(qp, MRC_AETH_NAK_ACC, psn, txq);
 			return;
 		default:
 			mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);

@@ -101,6 +101,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->gid_tbl_len = MRC_PORT_GID_TBL_LEN;
 	attr->pkey_tbl_len = MRC_PORT_PKEY_TBL_LEN;
 	attr->max_vl_num = 1;
+	attr->max_msg_sz = MRC_MAX_MSG;
 	dev_put(ndev);
 
 	err = ib_get_eth_speed(ibdev, port_num, &attr->active_speed,

@@ -11,7 +11,8 @@
 #            rping -V with 64 KiB - 1 byte buffers x 50: the client fills a
 #            buffer with a pattern that changes every ping, the server
 #            RDMA-reads it and RDMA-writes it back, the client compares
-#            every byte (rping stops at the first difference)
+#            every byte (rping stops at the first difference); and
+#            ibv_rc_pingpong and ib_write_bw with both ends on one device
 #   block 2: the data-carrying subset (rc/ud/srq pingpong, rping -V,
 #            ib_write/read/send_bw) under netem on both veth ends, one group
 #            per setting: loss 1%; delay 1ms reorder 25% 50%; duplicate 2%;
@@ -209,6 +210,42 @@ t_ucmatose() {
 		ucmatose -s "$IP_B" -b "$IP_A" -p "$PORT" -C 100 -S 1000
 }
 
+# loopback: both ends on side A's device, a QP talking to a QP of the same
+# device (the packets never reach the wire)
+t_loopback() {
+	local DEV_B=$DEV_A GID_B=$GID_A NS_B=$NS_A IP_B=$IP_A
+	"$@"
+}
+t_loop_rc_pingpong() { t_loopback t_rc_pingpong; }
+t_loop_write_bw() { t_loopback t_write_bw; }
+
+# retry exhaustion: a tc filter drops every RoCE packet side A sends (the
+# TCP exchange of the pingpong still works); the client's first SEND must
+# complete with IBV_WC_RETRY_EXC_ERR (12) after timeout x retry_cnt, and
+# the client must say so and fail
+drop_roce() { # drop_roce add|del
+	if [ "$1" = add ]; then
+		on_a tc qdisc add dev "$VETH_A" root handle 1: prio &&
+			on_a tc filter add dev "$VETH_A" parent 1: protocol ip prio 1 u32 \
+				match ip protocol 17 0xff match ip dport 4791 0xffff action drop
+	else
+		on_a tc qdisc del dev "$VETH_A" root 2>/dev/null
+		return 0
+	fi
+}
+t_retry_exc() {
+	local rc
+	drop_roce add || { PAIR_DIAG=("tc filter to drop UDP 4791 failed"); return 1; }
+	pair tcp "" \
+		ibv_rc_pingpong -d "$DEV_B" -g "$GID_B" -p "$PORT" -n 5 -- \
+		ibv_rc_pingpong -d "$DEV_A" -g "$GID_A" -p "$PORT" -n 5 "$IP_B"
+	rc=$?
+	drop_roce del
+	log=$LOGS/$(echo "$CASE" | tr -c 'A-Za-z0-9_.-' _)
+	PAIR_DIAG+=("$(tail -3 "$log.client" | tr '\n' ' ')")
+	[ "$rc" != 0 ] && grep -q "retry counter exceeded (12)" "$log.client"
+}
+
 # -- the cases: "NETEM-LABEL|NETEM-ARGS|NAME|FUNCTION"
 
 CASES=()
@@ -224,6 +261,9 @@ add "" "" ib_write_lat t_write_lat
 add "" "" "rping -V" t_rping_small
 add "" "" ucmatose t_ucmatose
 add "" "" "data pattern: rping -V 64 KiB x 50, every byte checked" t_rping_pattern
+add "" "" "loopback on one device: ibv_rc_pingpong" t_loop_rc_pingpong
+add "" "" "loopback on one device: ib_write_bw" t_loop_write_bw
+add "" "" "RoCE packets dropped: SEND ends in IBV_WC_RETRY_EXC_ERR" t_retry_exc
 if [ "$NETEM" = 1 ]; then
 	for g in "loss 1%|loss 1%" "reorder|delay 1ms reorder 25% 50%" \
 		"duplicate 2%|duplicate 2%" "jitter, 4 KiB messages|delay 5ms 5ms"; do
