@@ -25,8 +25,9 @@ static int insert_mr(struct mrc_dev *mdev, struct mrc_mr *mr,
 	int err;
 
 	mr->ibmr.pd = ibpd;
-	err = xa_alloc_cyclic_bh(&mdev->mr_xa, &idx, NULL, XA_LIMIT(1, 0xffffff),
-			      &mdev->mr_next, GFP_KERNEL);
+	err = xa_alloc_cyclic_bh(&mdev->mr_xa, &idx, NULL,
+				 XA_LIMIT(1, 0xffffff), &mdev->mr_next,
+				 GFP_KERNEL);
 	if (err < 0)
 		return err;
 	mr->key = idx << 8 | get_random_u8();

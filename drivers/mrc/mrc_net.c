@@ -266,7 +266,6 @@ void mrc_net_xmit(struct mrc_dev *mdev, struct dst_cache *dc,
 
 /* ---- in ----------------------------------------------------------------- */
 
-
 /* Is this a RoCEv2 packet for this host? Sets *nhlen. */
 static bool is_ours(struct sk_buff *skb, unsigned int *nhlen)
 {

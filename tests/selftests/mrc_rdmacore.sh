@@ -11,6 +11,8 @@
 # for other vendors' hardware or features the rxe provider lacks).
 #
 # Left out, as mrc does not support it (README): IBV_WR_ATOMIC_WRITE.
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2317 # functions called through traps
 DIR=$(cd "$(dirname "$0")" && pwd)
 source "$DIR/lib.sh"
 source "$DIR/topo.sh"
@@ -21,8 +23,10 @@ MODULES=(test_device test_pd test_mr test_cq test_cq_events test_qp test_qpex
 	 test_atomic test_addr test_fork)
 UNSUPPORTED='atomic_write'
 
-[ -f "$SUITE/run_tests.py" ] && python3 -c 'import pyverbs' 2>/dev/null ||
-	{ echo "# rdma-core tests need python3-pyverbs"; exit "$KSFT_SKIP"; }
+if [ ! -f "$SUITE/run_tests.py" ] || ! python3 -c 'import pyverbs' 2>/dev/null; then
+	echo "# rdma-core tests need python3-pyverbs"
+	exit "$KSFT_SKIP"
+fi
 
 WORK=$(mktemp -d /tmp/mrc_rdmacore.XXXXXX)
 cleanup() {
@@ -45,17 +49,17 @@ for m in "${MODULES[@]}"; do
 		ktap_skip "rdma-core tests: $m (not in this rdma-core)"
 		continue
 	fi
-	out=$WORK/$m.log
+	mlog=$WORK/$m.log
 	timeout $((300 * ${MRC_TIMEOUT_SCALE:-1})) \
-		python3 run_tests.py --dev "$DEV_A" --gid "$GID_A" "${ids[@]}" >"$out" 2>&1
+		python3 run_tests.py --dev "$DEV_A" --gid "$GID_A" "${ids[@]}" >"$mlog" 2>&1
 	rc=$?
-	ran=$(sed -n 's/^Ran \([0-9]*\) tests\?.*/\1/p' "$out")
-	skipped=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' "$out" | tail -1)
-	if [ $rc = 0 ] && grep -q '^OK' "$out"; then
+	ran=$(sed -n 's/^Ran \([0-9]*\) tests\?.*/\1/p' "$mlog")
+	skipped=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' "$mlog" | tail -1)
+	if [ $rc = 0 ] && grep -q '^OK' "$mlog"; then
 		ktap_pass "rdma-core tests: $m (ran ${ran:-?}, skipped ${skipped:-0})"
 	else
 		ktap_fail "rdma-core tests: $m (exit $rc)"
-		grep -E '^(FAIL|ERROR):|Error|^Ran|^FAILED' "$out" | head -12 | sed 's/^/#   /'
+		grep -E '^(FAIL|ERROR):|Error|^Ran|^FAILED' "$mlog" | head -12 | sed 's/^/#   /'
 	fi
 done
 ktap_finish

@@ -12,6 +12,8 @@
 # which unregisters every device of the shared driver id, mrc's included,
 # cleanly, after which mrc devices can be added again; unloading mrc, which
 # leaves rxe working. A kernel report (KASAN, lockdep, WARN...) fails the run.
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2317,SC2154 # functions called through check; setup_ns sets ma/mb
 DIR=$(cd "$(dirname "$0")" && pwd)
 source "$DIR/lib.sh"
 source "$DIR/topo.sh"

@@ -13,6 +13,8 @@
 # LOCAL_INV, remote invalidation by SEND_WITH_INV), the target moves data
 # with RDMA READ and WRITE from kernel QPs, and teardown drains the QPs
 # (flush completions). A pattern is written through NVMe and read back.
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2317 # functions called through check and traps
 DIR=$(cd "$(dirname "$0")" && pwd)
 source "$DIR/lib.sh"
 source "$DIR/topo.sh"
