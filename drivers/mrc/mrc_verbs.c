@@ -4,8 +4,9 @@
  *
  * mrc speaks the rxe user ABI (include/uapi/rdma/rdma_user_rxe.h) so that
  * the stock rdma-core rxe provider drives it: same driver id, same ABI
- * version. Verbs not implemented yet are left out of the ops table; the IB
- * core then fails them with -EOPNOTSUPP (README lists them).
+ * version. Verbs mrc does not support (memory windows, rereg_mr, UC/XRC
+ * QPs, multicast, ...) are left out of the ops table, so the IB core fails
+ * them with -EOPNOTSUPP; the README lists them.
  */
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
