@@ -18,6 +18,7 @@
 #include <uapi/rdma/rdma_user_rxe.h>
 
 #include "mrc_param.h"
+#include "mrc_path.h"
 #include "mrc_psn.h"
 #include "mrc_wire.h"
 
@@ -39,6 +40,12 @@
  * @ah_xa: AHs by number, for the AH numbers user UD WQEs carry
  * @srq_xa: SRQ numbers reported to userspace
  * @stats: per-CPU counters (enum mrc_counter)
+ * @planes: the planes by number; plane 0 is @ndev's. Written under RTNL,
+ *	    read under RCU.
+ * @planes_up: bit k set while plane k can carry packets (RTNL writes)
+ * @cfg_lock: serialises writers of @peers
+ * @peers: path sets (struct mrc_pathset) by remote node; RCU list
+ * @ev_count: EVs a new RC QP gets (the device profile)
  */
 struct mrc_dev {
 	struct ib_device ib_dev;
@@ -59,7 +66,52 @@ struct mrc_dev {
 	u32 ah_next;
 	u32 srq_next;
 	struct mrc_stats __percpu *stats;
+	struct mrc_plane __rcu *planes[MRC_MAX_PLANES];
+	u16 planes_up;
+	struct mutex cfg_lock;		/* writers of @peers */
+	struct list_head peers;
+	u32 ev_count;
 };
+
+/* Per-plane counters (per CPU; the first four also in rdma statistic) */
+enum mrc_plane_counter {
+	MRC_PCNT_TX_PKTS,
+	MRC_PCNT_TX_BYTES,
+	MRC_PCNT_RX_PKTS,
+	MRC_PCNT_RX_BYTES,
+	MRC_PCNT_RETRANS,
+	MRC_PCNT_LOSSES,
+	MRC_NUM_PCOUNTERS
+};
+
+struct mrc_plane_stats {
+	u64 c[MRC_NUM_PCOUNTERS];
+};
+
+/**
+ * struct mrc_plane - one Ethernet netdev of a device
+ * @mdev: the device
+ * @ndev: the netdev; referenced while the plane exists
+ * @tracker: tracks that reference
+ * @id: plane number
+ * @stats: per-CPU counters
+ *
+ * A plane is the rx_handler_data of its netdev, so a packet finds its
+ * plane and device without a lookup.
+ */
+struct mrc_plane {
+	struct mrc_dev *mdev;
+	struct net_device *ndev;
+	netdevice_tracker tracker;
+	u8 id;
+	struct mrc_plane_stats __percpu *stats;
+};
+
+static inline void mrc_plane_count(struct mrc_plane *plane,
+				   enum mrc_plane_counter c, u64 n)
+{
+	this_cpu_add(plane->stats->c[c], n);
+}
 
 /* Device counters, shown by `rdma statistic show link DEV/1` */
 enum mrc_counter {
@@ -129,11 +181,15 @@ struct mrc_av {
 	u8 family;			/* AF_INET or AF_INET6 */
 	u8 tclass;
 	u8 hop_limit;
+	u8 flags;			/* MRC_AV_* */
 	u16 sport;			/* UDP source port (entropy) */
 	u32 flow_label;
 	struct in6_addr saddr;		/* v4-mapped for IPv4 */
 	struct in6_addr daddr;
 };
+
+/* sport and flow label hold an EV of the QP's EV set: route by its path */
+#define MRC_AV_MULTIPATH	BIT(0)
 
 /* a packet on its way out carries its destination in skb->cb */
 static inline struct mrc_av *mrc_skb_av(struct sk_buff *skb)
@@ -242,6 +298,9 @@ struct mrc_req {
 	u32 srtt_us;
 	u32 rttvar_us;
 	u8 *txs;			/* MRC_TX_WIN flags */
+	u8 *txev;			/* MRC_TX_WIN: EV index last sent on */
+	u32 *txseq;			/* MRC_TX_WIN: send order (tx_seq) */
+	u32 tx_seq;			/* packets sent, for txseq */
 	u32 *sent_us;			/* MRC_TX_WIN send times */
 	void *copies;			/* slots of the SQ, kernel copies */
 	struct mrc_swqe *meta;
@@ -293,6 +352,9 @@ struct mrc_resp {
 	u32 ares_next;
 	u32 unacked;
 	u32 completed;			/* messages completed (AETH MSN) */
+	u32 last_ev;			/* EV of the last request: reflected */
+	u32 ce_ev;			/* EV of an ECN-marked request ... */
+	bool ce_pending;		/* ... not reported yet */
 };
 
 struct mrc_qp {
@@ -320,6 +382,8 @@ struct mrc_qp {
 	struct mrc_av av;
 	u32 mtu;
 	struct dst_cache dst_cache;
+	struct mrc_evset *evs;
+	struct mrc_pathset __rcu *ps;
 	struct mrc_req req;
 	struct mrc_resp resp;
 	struct timer_list timer;
@@ -383,6 +447,7 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev);
 void mrc_dev_dealloc(struct ib_device *ibdev);
 struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev);
 void mrc_dev_netdev_unregister(struct net_device *ndev);
+int mrc_dev_netdev_usable(struct net_device *ndev, const char **why);
 void mrc_dev_unregister_all(void);
 struct net_device *mrc_dev_netdev_get(struct mrc_dev *mdev);
 struct mrc_dev *mrc_dev_find(struct net *net, const u32 *index,
@@ -465,6 +530,7 @@ void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem);
 void mrc_qp_kick(struct mrc_qp *qp);
 void mrc_qp_flush_rq(struct mrc_qp *qp);
 void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq);
+int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, bool rtx);
 u16 mrc_qp_sport(u32 qpn);
 int mrc_av_from_attr(struct mrc_av *av, const struct rdma_ah_attr *attr);
 
@@ -490,13 +556,40 @@ void mrc_resp_reset(struct mrc_qp *qp);
 /* mrc_net.c: packets in and out */
 int mrc_net_init(void);
 void mrc_net_exit(void);
-int mrc_net_attach(struct mrc_dev *mdev, struct net_device *ndev);
+int mrc_net_attach(struct mrc_plane *plane);
 void mrc_net_detach(struct net_device *ndev);
+struct mrc_plane *mrc_net_plane(const struct net_device *ndev);
 struct sk_buff *mrc_net_alloc(struct mrc_dev *mdev, u32 len);
-void mrc_net_xmit(struct mrc_dev *mdev, struct dst_cache *dc,
+void mrc_net_xmit(struct mrc_dev *mdev, struct mrc_qp *qp,
 		  struct sk_buff_head *txq);
 
+/* mrc_plane.c */
+int mrc_plane_add(struct mrc_dev *mdev, int id, struct net_device *ndev,
+		  struct netlink_ext_ack *extack);
+int mrc_plane_del(struct mrc_dev *mdev, u32 id, struct netlink_ext_ack *extack);
+void mrc_plane_del_all(struct mrc_dev *mdev);
+void mrc_plane_event(struct net_device *ndev);
+void mrc_plane_stats(const struct mrc_plane *plane, struct mrc_plane_stats *sum);
+void mrc_plane_count_id(struct mrc_dev *mdev, u32 id, enum mrc_plane_counter c,
+			u64 n);
+bool mrc_plane_is_up(const struct net_device *ndev);
+
+/* mrc_peer.c */
+int mrc_peer_add(struct mrc_dev *mdev, const struct in6_addr *peer,
+		 const struct mrc_path_cfg *cfg, struct netlink_ext_ack *extack);
+int mrc_peer_del(struct mrc_dev *mdev, const struct in6_addr *peer,
+		 const struct mrc_path_cfg *cfg, unsigned int match,
+		 struct netlink_ext_ack *extack);
+struct mrc_pathset *mrc_peer_get(struct mrc_dev *mdev,
+				 const struct in6_addr *peer);
+void mrc_peer_flush(struct mrc_dev *mdev);
+
+/* mrc_netlink.c */
+void mrc_nl_notify_plane(struct mrc_dev *mdev, u32 id, struct net *net);
+void mrc_nl_notify_path(struct mrc_dev *mdev, const struct in6_addr *peer);
+
 /* mrc_stats.c */
+void mrc_stats_init(void);
 struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
 					      u32 port_num);
 int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,

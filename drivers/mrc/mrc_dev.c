@@ -65,7 +65,7 @@ static void detach_netdev(struct mrc_dev *mdev)
 	spin_unlock(&mdev->ndev_lock);
 	if (!ndev)
 		return;
-	mrc_net_detach(ndev);
+	mrc_plane_del_all(mdev);
 	netdev_put(ndev, &mdev->ndev_tracker);
 }
 
@@ -171,13 +171,20 @@ void mrc_dev_netdev_unregister(struct net_device *ndev)
 	mutex_unlock(&mrc_dev_list_lock);
 }
 
-static int check_netdev(const char *ibdev_name, struct net_device *ndev)
+/**
+ * mrc_dev_netdev_usable() - can @ndev be a plane?
+ * @ndev: the netdev
+ * @why: set to the reason when not
+ *
+ * Return: 0, -EINVAL (not Ethernet, or a VLAN), -EBUSY (it carries an rxe
+ * device, or already has a receive handler: a plane, bridge or bond port).
+ */
+int mrc_dev_netdev_usable(struct net_device *ndev, const char **why)
 {
 	struct ib_device *other;
 
 	if (ndev->type != ARPHRD_ETHER || is_vlan_dev(ndev)) {
-		pr_warn_ratelimited("mrc: cannot create %s: %s is not an Ethernet device (VLAN devices are not planes)\n",
-				    ibdev_name, ndev->name);
+		*why = "not an Ethernet device (VLAN devices are not planes)";
 		return -EINVAL;
 	}
 	/* mrc never publishes its netdevs in the IB core's netdev hash, so a
@@ -185,10 +192,41 @@ static int check_netdev(const char *ibdev_name, struct net_device *ndev)
 	 */
 	other = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
 	if (other) {
-		pr_warn_ratelimited("mrc: cannot create %s: %s already carries rxe device %s\n",
-				    ibdev_name, ndev->name, dev_name(&other->dev));
 		ib_device_put(other);
+		*why = "the netdev carries an rxe device";
 		return -EBUSY;
+	}
+	if (mrc_net_plane(ndev)) {
+		*why = "the netdev is already a plane of an mrc device";
+		return -EEXIST;
+	}
+	if (rtnl_dereference(ndev->rx_handler)) {
+		*why = "the netdev is a bridge, bond or macvlan port";
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int check_netdev(const char *ibdev_name, struct net_device *ndev)
+{
+	struct mrc_plane *plane;
+	struct ib_device *other;
+	const char *why;
+	int err;
+
+	rtnl_lock();
+	plane = mrc_net_plane(ndev);
+	if (plane)
+		pr_warn_ratelimited("mrc: cannot create %s: %s is already bound to %s\n",
+				    ibdev_name, ndev->name,
+				    dev_name(&plane->mdev->ib_dev.dev));
+	err = mrc_dev_netdev_usable(ndev, &why);
+	rtnl_unlock();
+	if (err) {
+		if (!plane)
+			pr_warn_ratelimited("mrc: cannot create %s on %s: %s\n",
+					    ibdev_name, ndev->name, why);
+		return err;
 	}
 	other = ib_device_get_by_name(ibdev_name, RDMA_DRIVER_UNKNOWN);
 	if (other) {
@@ -232,6 +270,9 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 		ib_dealloc_device(&mdev->ib_dev);
 		return -ENOMEM;
 	}
+	mutex_init(&mdev->cfg_lock);
+	INIT_LIST_HEAD(&mdev->peers);
+	mdev->ev_count = MRC_DEFAULT_EVS;
 	atomic_set(&mdev->num_ucontext, 0);
 	atomic_set(&mdev->num_pd, 0);
 	mdev->port_state = mrc_verbs_port_state(ndev);
@@ -267,12 +308,14 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 	/* The netdev may have unregistered while we registered; the notifier
 	 * could not queue our unregistration then, so do it here.
 	 */
+	rtnl_lock();
 	detached = !rcu_access_pointer(mdev->ndev);
-	err = detached ? -ENODEV : mrc_net_attach(mdev, ndev);
-	if (err)
+	err = detached ? -ENODEV : mrc_plane_add(mdev, 0, ndev, NULL);
+	rtnl_unlock();
+	if (err < 0)
 		ib_unregister_device(&mdev->ib_dev);
 	put_device(&mdev->ib_dev.dev);
-	return err;
+	return err < 0 ? err : 0;
 }
 
 /* ib_device_ops.dealloc_driver: the last driver callback for a device */
@@ -288,6 +331,8 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 		detach_netdev(mdev);
 		rtnl_unlock();
 	}
+	mrc_peer_flush(mdev);
+	mutex_destroy(&mdev->cfg_lock);
 	free_percpu(mdev->stats);
 	xa_destroy(&mdev->qp_xa);
 	xa_destroy(&mdev->mr_xa);

@@ -21,6 +21,7 @@ static int __init mrc_init(void)
 {
 	int err;
 
+	mrc_stats_init();
 	mrc_wq = alloc_workqueue("mrc", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
 	if (!mrc_wq)
 		return -ENOMEM;
@@ -50,6 +51,7 @@ static void __exit mrc_exit(void)
 	mrc_netlink_exit();
 	mrc_net_exit();
 	destroy_workqueue(mrc_wq);
+	rcu_barrier();		/* path sets freed by call_rcu */
 	pr_info("mrc: unloaded\n");
 }
 

@@ -20,6 +20,7 @@
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
 #include <net/addrconf.h>
+#include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
@@ -72,7 +73,8 @@ static u32 icrc(struct sk_buff *skb, unsigned int nhlen)
 
 struct sk_buff *mrc_net_alloc(struct mrc_dev *mdev, u32 len)
 {
-	unsigned int head = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
+	/* room for an outer and an inner IPv6 header (usid paths) */
+	unsigned int head = LL_MAX_HEADER + 2 * sizeof(struct ipv6hdr) +
 			    sizeof(struct udphdr);
 	struct sk_buff *skb;
 
@@ -112,30 +114,42 @@ static struct dst_entry *route4(struct net *net, struct net_device *ndev,
 	return &rt->dst;
 }
 
+/*
+ * Route to @daddr out of @ndev. A source of :: in *@saddr is filled in as
+ * for a socket: the route's preferred source, else the plane's best
+ * address for @daddr (and cached with the route).
+ */
 static struct dst_entry *route6(struct net *net, struct net_device *ndev,
-				struct dst_cache *dc, const struct mrc_av *av)
+				struct dst_cache *dc,
+				const struct in6_addr *daddr,
+				struct in6_addr *saddr)
 {
 	struct flowi6 fl = {
 		.flowi6_oif = ndev->ifindex,
 		.flowi6_proto = IPPROTO_UDP,
-		.daddr = av->daddr,
-		.saddr = av->saddr,
+		.daddr = *daddr,
+		.saddr = *saddr,
 	};
 	struct dst_entry *dst;
-	struct in6_addr saddr;
 
 	if (dc) {
-		dst = dst_cache_get_ip6(dc, &saddr);
+		dst = dst_cache_get_ip6(dc, saddr);
 		if (dst)
 			return dst;
 	}
-	dst = ip6_route_output(net, NULL, &fl);
-	if (dst->error) {
-		dst_release(dst);
-		return NULL;
+	if (ipv6_addr_any(saddr)) {
+		if (ip6_dst_lookup(net, NULL, &dst, &fl))
+			return NULL;
+		*saddr = fl.saddr;
+	} else {
+		dst = ip6_route_output(net, NULL, &fl);
+		if (dst->error) {
+			dst_release(dst);
+			return NULL;
+		}
 	}
 	if (dc)
-		dst_cache_set_ip6(dc, dst, &fl.saddr);
+		dst_cache_set_ip6(dc, dst, saddr);
 	return dst;
 }
 
@@ -162,51 +176,41 @@ static bool to_self(struct net_device *ndev, const struct mrc_av *av)
 	return ipv6_chk_addr(dev_net(ndev), &av->daddr, ndev, 0);
 }
 
-static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
-		     struct dst_cache *dc, struct sk_buff *skb)
+/*
+ * Put UDP and an IPv4 or IPv6 header (@saddr -> @daddr) in front of the
+ * transport packet in @skb and append its ICRC. Returns the UDP payload
+ * length.
+ */
+static unsigned int push_udp_ip(struct net *net, struct sk_buff *skb,
+				const struct mrc_av *av,
+				const struct in6_addr *saddr,
+				const struct in6_addr *daddr)
 {
-	struct mrc_av av = *mrc_skb_av(skb);
-	struct net *net = dev_net(ndev);
-	struct dst_entry *dst = NULL;
 	unsigned int nhlen, len;
 	struct udphdr *uh;
-	bool self;
 
-	self = to_self(ndev, &av);
-	if (!self)
-		dst = av.family == AF_INET ? route4(net, ndev, dc, &av) :
-					     route6(net, ndev, dc, &av);
-	if (!self && !dst) {
-		mrc_count(mdev, MRC_CNT_TX_ERR, 1);
-		kfree_skb(skb);
-		return;
-	}
 	skb_put(skb, MRC_ICRC_LEN);
 	len = skb->len;
 	uh = skb_push(skb, sizeof(*uh));
 	skb_reset_transport_header(skb);
-	uh->source = htons(av.sport);
+	uh->source = htons(av->sport);
 	uh->dest = htons(MRC_UDP_PORT);
 	uh->len = htons(len + sizeof(*uh));
 	uh->check = 0;	/* RoCEv2: the ICRC protects the payload */
-	memset(skb->cb, 0, sizeof(skb->cb));
-	if (dst)
-		skb_dst_set(skb, dst);
-	skb->dev = ndev;
-	if (av.family == AF_INET) {
+	if (av->family == AF_INET) {
 		struct iphdr *iph = skb_push(skb, sizeof(*iph));
 
 		nhlen = sizeof(*iph);
 		skb_reset_network_header(skb);
 		iph->version = 4;
 		iph->ihl = 5;
-		iph->tos = av.tclass;
+		iph->tos = av->tclass;
 		iph->tot_len = htons(skb->len);
 		iph->frag_off = htons(IP_DF);
-		iph->ttl = av.hop_limit;
+		iph->ttl = av->hop_limit;
 		iph->protocol = IPPROTO_UDP;
-		iph->saddr = av.saddr.s6_addr32[3];
-		iph->daddr = av.daddr.s6_addr32[3];
+		iph->saddr = saddr->s6_addr32[3];
+		iph->daddr = daddr->s6_addr32[3];
 		__ip_select_ident(net, iph, 1);
 		ip_send_check(iph);
 		skb->protocol = htons(ETH_P_IP);
@@ -215,15 +219,42 @@ static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
 
 		nhlen = sizeof(*ip6);
 		skb_reset_network_header(skb);
-		ip6_flow_hdr(ip6, av.tclass, htonl(av.flow_label & 0xfffff));
+		ip6_flow_hdr(ip6, av->tclass, htonl(av->flow_label & 0xfffff));
 		ip6->payload_len = htons(skb->len - sizeof(*ip6));
 		ip6->nexthdr = IPPROTO_UDP;
-		ip6->hop_limit = av.hop_limit;
-		ip6->saddr = av.saddr;
-		ip6->daddr = av.daddr;
+		ip6->hop_limit = av->hop_limit;
+		ip6->saddr = *saddr;
+		ip6->daddr = *daddr;
 		skb->protocol = htons(ETH_P_IPV6);
 	}
 	put_unaligned_le32(icrc(skb, nhlen), skb_tail_pointer(skb) - MRC_ICRC_LEN);
+	return len;
+}
+
+static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
+		     struct dst_cache *dc, struct sk_buff *skb)
+{
+	struct mrc_av av = *mrc_skb_av(skb);
+	struct net *net = dev_net(ndev);
+	struct dst_entry *dst = NULL;
+	unsigned int len;
+	bool self;
+
+	self = to_self(ndev, &av);
+	if (!self)
+		dst = av.family == AF_INET ? route4(net, ndev, dc, &av) :
+					     route6(net, ndev, dc, &av.daddr,
+						    &av.saddr);
+	if (!self && !dst) {
+		mrc_count(mdev, MRC_CNT_TX_ERR, 1);
+		kfree_skb(skb);
+		return;
+	}
+	memset(skb->cb, 0, sizeof(skb->cb));
+	len = push_udp_ip(net, skb, &av, &av.saddr, &av.daddr);
+	if (dst)
+		skb_dst_set(skb, dst);
+	skb->dev = ndev;
 	mrc_count(mdev, MRC_CNT_TX_PKTS, 1);
 	mrc_count(mdev, MRC_CNT_TX_BYTES, len);
 	if (self) {
@@ -242,23 +273,105 @@ static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
 		ip6_local_out(net, NULL, skb);
 }
 
-/* Send every packet of @txq. @dc caches the route of an RC QP. */
-void mrc_net_xmit(struct mrc_dev *mdev, struct dst_cache *dc,
+/*
+ * A packet on an EV of the QP's path set @ps. The EV names the path; the
+ * path its plane and its addressing:
+ *   usid: outer IPv6 (plane address -> uSID container, next header 41) /
+ *         inner IPv6 (node address -> peer node address) / UDP / ...
+ *   udp:  IPv6 (plane address -> peer plane address) / UDP / ...
+ * The flow label of both headers carries the EV's low 16 bits. The ICRC
+ * covers the inner packet only: switches rewrite the outer one.
+ */
+static void xmit_mp(struct mrc_dev *mdev, struct mrc_pathset *ps,
+		    struct sk_buff *skb)
+{
+	struct mrc_av av = *mrc_skb_av(skb);
+	u32 ev = (u32)av.sport << 16 | (av.flow_label & 0xffff);
+	struct in6_addr saddr = {};
+	const struct in6_addr *da;
+	struct mrc_path *path;
+	struct mrc_plane *plane;
+	struct dst_entry *dst;
+	struct net *net;
+	unsigned int len;
+
+	if (!ps || mrc_ev_path(ev) >= ps->npaths)
+		goto drop;
+	path = ps->paths[mrc_ev_path(ev)];
+	plane = rcu_dereference(mdev->planes[path->cfg.plane]);
+	if (!plane)
+		goto drop;
+	net = dev_net(plane->ndev);
+	da = path->cfg.mode == MRC_PATH_MODE_USID ? &path->cfg.usid :
+						     &path->cfg.remote;
+	dst = route6(net, plane->ndev, &path->dc, da, &saddr);
+	if (!dst)
+		goto drop;
+	memset(skb->cb, 0, sizeof(skb->cb));
+	/* ECN-capable: a congested switch marks instead of dropping, and the
+	 * receiver reports the mark against this EV
+	 */
+	av.tclass = (av.tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
+	if (path->cfg.mode == MRC_PATH_MODE_USID) {
+		struct ipv6hdr *ip6;
+
+		len = push_udp_ip(net, skb, &av, &av.saddr, &av.daddr);
+		ip6 = skb_push(skb, sizeof(*ip6));
+		skb_reset_network_header(skb);
+		ip6_flow_hdr(ip6, av.tclass, htonl(av.flow_label & 0xfffff));
+		ip6->payload_len = htons(skb->len - sizeof(*ip6));
+		ip6->nexthdr = IPPROTO_IPV6;
+		ip6->hop_limit = av.hop_limit;
+		ip6->saddr = saddr;
+		ip6->daddr = *da;
+	} else {
+		len = push_udp_ip(net, skb, &av, &saddr, da);
+	}
+	skb_dst_set(skb, dst);
+	skb->dev = plane->ndev;
+	mrc_count(mdev, MRC_CNT_TX_PKTS, 1);
+	mrc_count(mdev, MRC_CNT_TX_BYTES, len);
+	mrc_plane_count(plane, MRC_PCNT_TX_PKTS, 1);
+	mrc_plane_count(plane, MRC_PCNT_TX_BYTES, len);
+	atomic64_inc(&path->tx_pkts);
+	atomic64_add(len, &path->tx_bytes);
+	ip6_local_out(net, NULL, skb);
+	return;
+
+drop:
+	mrc_count(mdev, MRC_CNT_TX_ERR, 1);
+	kfree_skb(skb);
+}
+
+/*
+ * Send every packet of @txq: packets of @qp (NULL for UD sends that carry
+ * their own address) or of the GSI QP. RC packets on an EV go by their
+ * path; the others through plane 0 by routing.
+ */
+void mrc_net_xmit(struct mrc_dev *mdev, struct mrc_qp *qp,
 		  struct sk_buff_head *txq)
 {
+	struct dst_cache *dc = NULL;
+	struct mrc_pathset *ps = NULL;
 	struct net_device *ndev;
 	struct sk_buff *skb;
 
 	local_bh_disable();	/* dst_cache is per CPU */
 	rcu_read_lock();
+	if (qp && qp->ibqp.qp_type == IB_QPT_RC) {
+		dc = &qp->dst_cache;
+		ps = rcu_dereference(qp->ps);
+	}
 	ndev = rcu_dereference(mdev->ndev);
 	while ((skb = __skb_dequeue(txq))) {
-		if (!ndev) {
+		if (mrc_skb_av(skb)->flags & MRC_AV_MULTIPATH) {
+			xmit_mp(mdev, ps, skb);
+		} else if (!ndev) {
 			mrc_count(mdev, MRC_CNT_TX_ERR, 1);
 			kfree_skb(skb);
-			continue;
+		} else {
+			xmit_one(mdev, ndev, dc, skb);
 		}
-		xmit_one(mdev, ndev, dc, skb);
 	}
 	rcu_read_unlock();
 	local_bh_enable();
@@ -266,11 +379,29 @@ void mrc_net_xmit(struct mrc_dev *mdev, struct dst_cache *dc,
 
 /* ---- in ----------------------------------------------------------------- */
 
-/* Is this a RoCEv2 packet for this host? Sets *nhlen. */
-static bool is_ours(struct sk_buff *skb, unsigned int *nhlen)
+/* Is @skb (at its UDP header) RoCEv2? */
+static bool udp_ours(struct sk_buff *skb, unsigned int off)
 {
 	const struct udphdr *uh;
 
+	if (!pskb_may_pull(skb, off + sizeof(*uh)))
+		return false;
+	uh = (const struct udphdr *)(skb->data + off);
+	return uh->dest == htons(MRC_UDP_PORT);
+}
+
+/*
+ * Is this an MRC packet for this host? Sets *outer (bytes of an outer
+ * IPv6 header to strip) and *nhlen (the IP header before UDP). A packet
+ * is ours when it is RoCEv2 to a local address of the receiving plane, or
+ * IPv6-in-IPv6 whose inner packet is RoCEv2 to the device's node address
+ * (on plane 0's netdev): the outer destination is a uSID container that
+ * the fabric consumed hop by hop and is not checked.
+ */
+static bool is_ours(struct mrc_plane *plane, struct sk_buff *skb,
+		    unsigned int *outer, unsigned int *nhlen)
+{
+	*outer = 0;
 	if (skb->protocol == htons(ETH_P_IP)) {
 		const struct iphdr *iph;
 
@@ -281,28 +412,40 @@ static bool is_ours(struct sk_buff *skb, unsigned int *nhlen)
 		if (iph->version != 4 || iph->ihl != 5 ||
 		    iph->protocol != IPPROTO_UDP || ip_is_fragment(iph))
 			return false;
-		*nhlen = iph->ihl * 4;
-		if (!pskb_may_pull(skb, *nhlen + sizeof(*uh)))
-			return false;
-		uh = (const struct udphdr *)(skb->data + *nhlen);
-		if (uh->dest != htons(MRC_UDP_PORT))
+		*nhlen = sizeof(*iph);
+		if (!udp_ours(skb, *nhlen))
 			return false;
 		iph = (const struct iphdr *)skb->data;
 		return local4(skb->dev, iph->daddr);
 	}
 	if (skb->protocol == htons(ETH_P_IPV6)) {
 		const struct ipv6hdr *ip6;
+		struct net_device *node;
 
-		if (!pskb_may_pull(skb, sizeof(*ip6) + sizeof(*uh)))
+		if (!pskb_may_pull(skb, sizeof(*ip6)))
 			return false;
 		ip6 = (const struct ipv6hdr *)skb->data;
-		if (ip6->nexthdr != IPPROTO_UDP)
-			return false;
 		*nhlen = sizeof(*ip6);
-		uh = (const struct udphdr *)(skb->data + *nhlen);
-		if (uh->dest != htons(MRC_UDP_PORT))
+		if (ip6->nexthdr == IPPROTO_UDP) {
+			if (!udp_ours(skb, *nhlen))
+				return false;
+			ip6 = (const struct ipv6hdr *)skb->data;
+			return ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
+					     skb->dev, 0);
+		}
+		if (ip6->nexthdr != IPPROTO_IPV6)
 			return false;
-		return ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr, skb->dev, 0);
+		*outer = sizeof(*ip6);
+		if (!pskb_may_pull(skb, *outer + sizeof(*ip6)))
+			return false;
+		ip6 = (const struct ipv6hdr *)(skb->data + *outer);
+		if (ip6->version != 6 || ip6->nexthdr != IPPROTO_UDP ||
+		    !udp_ours(skb, *outer + *nhlen))
+			return false;
+		ip6 = (const struct ipv6hdr *)(skb->data + *outer);
+		node = rcu_dereference(plane->mdev->ndev);
+		return node && ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
+					     node, 0);
 	}
 	return false;
 }
@@ -340,11 +483,14 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 	mrc_qp_send(qp, &txq);
 }
 
-static void recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen)
+/* Returns the transport bytes of a good packet, 0 for a dropped one. */
+static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
+		bool ce)
 {
 	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
 	unsigned int l3len, ulen;
 	struct udphdr *uh;
+	u32 ev;
 
 	if (skb->protocol == htons(ETH_P_IP)) {
 		struct iphdr *iph = ip_hdr(skb);
@@ -366,27 +512,40 @@ static void recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen)
 	if (get_unaligned_le32(skb_tail_pointer(skb) - MRC_ICRC_LEN) !=
 	    icrc(skb, nhlen)) {
 		mrc_count(mdev, MRC_CNT_ICRC_ERR, 1);
-		return;
+		return 0;
+	}
+	/* the EV: UDP source port and the low 16 bits of the flow label */
+	ev = (u32)ntohs(uh->source) << 16;
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		ev |= ntohl(ip6_flowlabel(ipv6_hdr(skb))) & 0xffff;
+		ce |= INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
 	}
 	if (mrc_wire_parse(pkt, skb->data + nhlen + sizeof(*uh),
 			   ulen - sizeof(*uh) - MRC_ICRC_LEN))
 		goto malformed;
+	pkt->ev = ev;
+	pkt->ce = ce;
 	mrc_count(mdev, MRC_CNT_RX_PKTS, 1);
 	mrc_count(mdev, MRC_CNT_RX_BYTES, pkt->len);
 	dispatch(mdev, skb);
-	return;
+	return ulen - sizeof(*uh);
 
 malformed:
 	mrc_count(mdev, MRC_CNT_MALFORMED, 1);
+	return 0;
 }
 
 static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
-	struct mrc_dev *mdev = rcu_dereference(skb->dev->rx_handler_data);
-	unsigned int nhlen;
+	struct mrc_plane *plane = rcu_dereference(skb->dev->rx_handler_data);
+	struct mrc_dev *mdev = plane->mdev;
+	unsigned int outer, nhlen;
+	bool ce;
+	u32 len;
 
-	if (skb->pkt_type != PACKET_HOST || !is_ours(skb, &nhlen))
+	if (skb->pkt_type != PACKET_HOST ||
+	    !is_ours(plane, skb, &outer, &nhlen))
 		return RX_HANDLER_PASS;
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb)
@@ -394,24 +553,27 @@ static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
 	if (skb_linearize(skb)) {
 		mrc_count(mdev, MRC_CNT_RX_DROP, 1);
 	} else {
+		/* decapsulate: the outer header served the fabric only (and
+		 * carries the ECN mark a switch may have set)
+		 */
+		ce = outer && INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+		__skb_pull(skb, outer);
 		skb_reset_network_header(skb);
-		recv(mdev, skb, nhlen);
+		len = recv(mdev, skb, nhlen, ce);
+		if (len) {
+			mrc_plane_count(plane, MRC_PCNT_RX_PKTS, 1);
+			mrc_plane_count(plane, MRC_PCNT_RX_BYTES, len);
+		}
 	}
 	consume_skb(skb);
 	return RX_HANDLER_CONSUMED;
 }
 
-int mrc_net_attach(struct mrc_dev *mdev, struct net_device *ndev)
+/* Make @plane's netdev hand its MRC packets to mrc. RTNL held. */
+int mrc_net_attach(struct mrc_plane *plane)
 {
-	int err;
-
-	rtnl_lock();
-	err = netdev_rx_handler_register(ndev, mrc_net_rx, mdev);
-	rtnl_unlock();
-	if (err)
-		pr_warn_ratelimited("mrc: %s already has a receive handler (bridge, bond or macvlan port?)\n",
-				    ndev->name);
-	return err;
+	ASSERT_RTNL();
+	return netdev_rx_handler_register(plane->ndev, mrc_net_rx, plane);
 }
 
 /* RTNL held */
@@ -419,6 +581,14 @@ void mrc_net_detach(struct net_device *ndev)
 {
 	if (rcu_access_pointer(ndev->rx_handler) == mrc_net_rx)
 		netdev_rx_handler_unregister(ndev);
+}
+
+/* The plane @ndev belongs to, or NULL. RTNL held. */
+struct mrc_plane *mrc_net_plane(const struct net_device *ndev)
+{
+	if (rcu_access_pointer(ndev->rx_handler) != mrc_net_rx)
+		return NULL;
+	return rtnl_dereference(ndev->rx_handler_data);
 }
 
 /* ---- netdev events ------------------------------------------------------- */
@@ -452,11 +622,13 @@ static int mrc_net_event(struct notifier_block *nb, unsigned long event,
 
 	switch (event) {
 	case NETDEV_UNREGISTER:
+		mrc_plane_event(ndev);
 		mrc_dev_netdev_unregister(ndev);
 		break;
 	case NETDEV_UP:
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
+		mrc_plane_event(ndev);
 		port_event(ndev);
 		break;
 	default:

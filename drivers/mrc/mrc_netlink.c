@@ -8,9 +8,23 @@
  * of its plane-0 netdev.
  */
 #include <net/genetlink.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "mrc.h"
 #include "mrc_nl_gen.h"
+
+static u32 count_planes(struct mrc_dev *mdev)
+{
+	u32 i, n = 0;
+
+	rcu_read_lock();
+	for (i = 0; i < MRC_MAX_PLANES; i++)
+		n += !!rcu_access_pointer(mdev->planes[i]);
+	rcu_read_unlock();
+	return n;
+}
 
 static int fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 		    const struct genl_info *info)
@@ -29,7 +43,9 @@ static int fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 			 be64_to_cpu(mdev->ib_dev.node_guid)) ||
 	    nla_put_u32(skb, MRC_A_DEV_PORT_STATE,
 			mrc_verbs_port_state(ndev) == IB_PORT_ACTIVE ?
-			MRC_PORT_STATE_ACTIVE : MRC_PORT_STATE_DOWN)) {
+			MRC_PORT_STATE_ACTIVE : MRC_PORT_STATE_DOWN) ||
+	    nla_put_u32(skb, MRC_A_DEV_EV_COUNT, READ_ONCE(mdev->ev_count)) ||
+	    nla_put_u32(skb, MRC_A_DEV_PLANES, count_planes(mdev))) {
 		dev_put(ndev);
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
@@ -95,6 +111,593 @@ int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	/* a full skb ends this round; the dump resumes after *pos */
 	return err == -EMSGSIZE && skb->len ? skb->len : err;
+}
+
+/*
+ * The device a request names by index or name (attributes @ia and @na of
+ * its set), in the caller's namespace, referenced (ib_device_put() it).
+ */
+static struct mrc_dev *req_dev(struct net *net, struct nlattr **attrs,
+			       int ia, int na, struct netlink_ext_ack *extack)
+{
+	struct mrc_dev *mdev;
+	u32 idx;
+
+	if (!attrs[ia] && !attrs[na]) {
+		NL_SET_ERR_MSG(extack, "device index or name required");
+		return ERR_PTR(-EINVAL);
+	}
+	if (attrs[ia])
+		idx = nla_get_u32(attrs[ia]);
+	mdev = mrc_dev_find(net, attrs[ia] ? &idx : NULL,
+			    attrs[na] ? nla_data(attrs[na]) : NULL);
+	if (!mdev) {
+		NL_SET_BAD_ATTR(extack, attrs[ia] ?: attrs[na]);
+		NL_SET_ERR_MSG(extack, "no such mrc device in this network namespace");
+		return ERR_PTR(-ENODEV);
+	}
+	return mdev;
+}
+
+static struct mrc_dev *info_dev(struct genl_info *info, int ia, int na)
+{
+	return req_dev(genl_info_net(info), info->attrs, ia, na, info->extack);
+}
+
+int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev = info_dev(info, MRC_A_DEV_INDEX, MRC_A_DEV_NAME);
+
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	if (info->attrs[MRC_A_DEV_EV_COUNT])
+		WRITE_ONCE(mdev->ev_count,
+			   nla_get_u32(info->attrs[MRC_A_DEV_EV_COUNT]));
+	ib_device_put(&mdev->ib_dev);
+	return 0;
+}
+
+/* ---- planes ------------------------------------------------------------ */
+
+static int put_plane(struct sk_buff *skb, struct mrc_dev *mdev, u32 id)
+{
+	struct mrc_plane_stats st;
+	struct mrc_plane *plane;
+	int err = 0;
+
+	if (nla_put_u32(skb, MRC_A_PLANE_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_string(skb, MRC_A_PLANE_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u32(skb, MRC_A_PLANE_ID, id))
+		return -EMSGSIZE;
+	rcu_read_lock();
+	plane = rcu_dereference(mdev->planes[id]);
+	if (plane) {		/* a removed plane is reported without these */
+		mrc_plane_stats(plane, &st);
+		if (nla_put_u32(skb, MRC_A_PLANE_IFINDEX, plane->ndev->ifindex) ||
+		    nla_put_u32(skb, MRC_A_PLANE_STATE,
+				READ_ONCE(mdev->planes_up) & BIT(id) ?
+				MRC_PLANE_STATE_UP : MRC_PLANE_STATE_DOWN) ||
+		    nla_put_uint(skb, MRC_A_PLANE_TX_PACKETS, st.c[MRC_PCNT_TX_PKTS]) ||
+		    nla_put_uint(skb, MRC_A_PLANE_TX_BYTES, st.c[MRC_PCNT_TX_BYTES]) ||
+		    nla_put_uint(skb, MRC_A_PLANE_RX_PACKETS, st.c[MRC_PCNT_RX_PKTS]) ||
+		    nla_put_uint(skb, MRC_A_PLANE_RX_BYTES, st.c[MRC_PCNT_RX_BYTES]) ||
+		    nla_put_uint(skb, MRC_A_PLANE_RETRANS, st.c[MRC_PCNT_RETRANS]) ||
+		    nla_put_uint(skb, MRC_A_PLANE_LOSSES, st.c[MRC_PCNT_LOSSES]))
+			err = -EMSGSIZE;
+	}
+	rcu_read_unlock();
+	return err;
+}
+
+static int fill_plane(struct sk_buff *skb, struct mrc_dev *mdev, u32 id,
+		      const struct genl_info *info)
+{
+	void *hdr = genlmsg_iput(skb, info);
+
+	if (!hdr)
+		return -EMSGSIZE;
+	if (put_plane(skb, mdev, id)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static bool has_plane(struct mrc_dev *mdev, u32 id)
+{
+	return id < MRC_MAX_PLANES && rcu_access_pointer(mdev->planes[id]);
+}
+
+int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev = info_dev(info, MRC_A_PLANE_DEV_INDEX,
+					MRC_A_PLANE_DEV_NAME);
+	struct sk_buff *msg;
+	u32 id;
+	int err;
+
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	err = -EINVAL;
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID))
+		goto out;
+	id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
+	err = -ENOENT;
+	if (!has_plane(mdev, id)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_PLANE_ID],
+				    "no such plane");
+		goto out;
+	}
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	err = fill_plane(msg, mdev, id, info);
+	if (err)
+		nlmsg_free(msg);
+	else
+		err = genlmsg_reply(msg, info);
+out:
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+/* dump position: the device index and the object within it */
+struct dump_pos {
+	u32 dev;
+	u32 obj;
+	u32 sub;
+};
+
+/*
+ * Run @fill for every device of the dump (the one the request names, or
+ * all of the namespace), resuming where the last round stopped.
+ */
+static int dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
+		     int ia, int na,
+		     int (*fill)(struct sk_buff *skb, struct mrc_dev *mdev,
+				 struct netlink_callback *cb))
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct dump_pos *pos = (struct dump_pos *)cb->ctx;
+	struct net *net = sock_net(skb->sk);
+	struct mrc_dev *mdev;
+	int err = 0;
+
+	BUILD_BUG_ON(sizeof(*pos) > sizeof(cb->ctx));
+	if (info->attrs[ia] || info->attrs[na]) {
+		if (pos->dev)
+			return 0;	/* done in an earlier round */
+		mdev = req_dev(net, info->attrs, ia, na, cb->extack);
+		if (IS_ERR(mdev))
+			return PTR_ERR(mdev);
+		err = fill(skb, mdev, cb);
+		ib_device_put(&mdev->ib_dev);
+		if (!err)
+			pos->dev = 1;
+	} else {
+		while ((mdev = mrc_dev_next(net, pos->dev))) {
+			err = fill(skb, mdev, cb);
+			if (!err) {
+				pos->dev = mdev->ib_dev.index + 1;
+				pos->obj = 0;
+				pos->sub = 0;
+			}
+			ib_device_put(&mdev->ib_dev);
+			if (err)
+				break;
+		}
+	}
+	/* a full skb ends this round; the dump resumes at pos */
+	return err == -EMSGSIZE && skb->len ? skb->len : err;
+}
+
+static int dump_planes(struct sk_buff *skb, struct mrc_dev *mdev,
+		       struct netlink_callback *cb)
+{
+	struct dump_pos *pos = (struct dump_pos *)cb->ctx;
+	int err;
+
+	for (; pos->obj < MRC_MAX_PLANES; pos->obj++) {
+		if (!has_plane(mdev, pos->obj))
+			continue;
+		err = fill_plane(skb, mdev, pos->obj, genl_info_dump(cb));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int mrc_nl_plane_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return dump_devs(skb, cb, MRC_A_PLANE_DEV_INDEX, MRC_A_PLANE_DEV_NAME,
+			 dump_planes);
+}
+
+int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev = info_dev(info, MRC_A_PLANE_DEV_INDEX,
+					MRC_A_PLANE_DEV_NAME);
+	struct net_device *ndev;
+	int err, id = -1;
+
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	err = -EINVAL;
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_IFINDEX))
+		goto out;
+	if (info->attrs[MRC_A_PLANE_ID])
+		id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
+	rtnl_lock();
+	ndev = __dev_get_by_index(genl_info_net(info),
+				  nla_get_u32(info->attrs[MRC_A_PLANE_IFINDEX]));
+	if (!ndev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_PLANE_IFINDEX],
+				    "no such netdev in this network namespace");
+		err = -ENODEV;
+	} else if (!rcu_access_pointer(mdev->ndev)) {
+		NL_SET_ERR_MSG(info->extack, "the device is going away");
+		err = -ENODEV;
+	} else {
+		err = mrc_plane_add(mdev, id, ndev, info->extack);
+	}
+	rtnl_unlock();
+	if (err >= 0) {
+		mrc_nl_notify_plane(mdev, err, genl_info_net(info));
+		err = 0;
+	}
+out:
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev = info_dev(info, MRC_A_PLANE_DEV_INDEX,
+					MRC_A_PLANE_DEV_NAME);
+	struct nlattr *ifi = info->attrs[MRC_A_PLANE_IFINDEX];
+	struct nlattr *ida = info->attrs[MRC_A_PLANE_ID];
+	struct mrc_plane *plane;
+	u32 id = U32_MAX;
+	int err, i;
+
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	rtnl_lock();
+	if (ida) {
+		id = nla_get_u32(ida);
+	} else if (ifi) {
+		for (i = 0; i < MRC_MAX_PLANES; i++) {
+			plane = rtnl_dereference(mdev->planes[i]);
+			if (plane && plane->ndev->ifindex == nla_get_u32(ifi))
+				id = i;
+		}
+	}
+	if (!ida && !ifi) {
+		NL_SET_ERR_MSG(info->extack, "plane number or netdev required");
+		err = -EINVAL;
+	} else {
+		err = mrc_plane_del(mdev, id, info->extack);
+	}
+	rtnl_unlock();
+	if (!err)
+		mrc_nl_notify_plane(mdev, id, genl_info_net(info));
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+/* ---- paths ------------------------------------------------------------- */
+
+static int fill_path(struct sk_buff *skb, struct mrc_dev *mdev,
+		     const struct mrc_pathset *ps, u32 i,
+		     const struct genl_info *info)
+{
+	const struct mrc_path *path = ps->paths[i];
+	const struct mrc_path_cfg *p = &path->cfg;
+	void *hdr = genlmsg_iput(skb, info);
+
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_PATH_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_string(skb, MRC_A_PATH_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_in6_addr(skb, MRC_A_PATH_PEER, &ps->peer) ||
+	    nla_put_u32(skb, MRC_A_PATH_PLANE, p->plane) ||
+	    nla_put_u32(skb, MRC_A_PATH_MODE, p->mode) ||
+	    nla_put_u32(skb, MRC_A_PATH_ID, i) ||
+	    (!ipv6_addr_any(&p->remote) &&
+	     nla_put_in6_addr(skb, MRC_A_PATH_REMOTE, &p->remote)) ||
+	    (p->mode == MRC_PATH_MODE_USID &&
+	     (nla_put_in6_addr(skb, MRC_A_PATH_USID, &p->usid) ||
+	      nla_put_u8(skb, MRC_A_PATH_LBLEN, p->lblen) ||
+	      nla_put_u8(skb, MRC_A_PATH_NFLEN, p->nflen))) ||
+	    nla_put_uint(skb, MRC_A_PATH_TX_PACKETS, atomic64_read(&path->tx_pkts)) ||
+	    nla_put_uint(skb, MRC_A_PATH_TX_BYTES, atomic64_read(&path->tx_bytes))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* pos->obj counts peers, pos->sub paths of the current peer */
+static int dump_paths(struct sk_buff *skb, struct mrc_dev *mdev,
+		      struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct dump_pos *pos = (struct dump_pos *)cb->ctx;
+	struct nlattr *peer = info->attrs[MRC_A_PATH_PEER];
+	struct mrc_pathset *ps;
+	u32 k = 0;
+	int err = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(ps, &mdev->peers, list) {
+		if (peer && !ipv6_addr_equal(&ps->peer, nla_data(peer)))
+			continue;
+		if (k++ < pos->obj)
+			continue;
+		for (; pos->sub < ps->npaths; pos->sub++) {
+			err = fill_path(skb, mdev, ps, pos->sub, info);
+			if (err)
+				goto out;
+		}
+		pos->obj++;
+		pos->sub = 0;
+	}
+out:
+	rcu_read_unlock();
+	return err;
+}
+
+int mrc_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return dump_devs(skb, cb, MRC_A_PATH_DEV_INDEX, MRC_A_PATH_DEV_NAME,
+			 dump_paths);
+}
+
+/*
+ * The device and the path a path-add/del request names (*match: what it
+ * names). On success the caller holds a reference on *mdevp.
+ */
+static int req_path(struct genl_info *info, struct mrc_dev **mdevp,
+		    struct in6_addr *peer, struct mrc_path_cfg *cfg,
+		    unsigned int *match)
+{
+	struct nlattr **a = info->attrs;
+	struct mrc_dev *mdev;
+
+	memset(cfg, 0, sizeof(*cfg));
+	*match = 0;
+	mdev = info_dev(info, MRC_A_PATH_DEV_INDEX, MRC_A_PATH_DEV_NAME);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PEER)) {
+		ib_device_put(&mdev->ib_dev);
+		return -EINVAL;
+	}
+	*mdevp = mdev;
+	*peer = nla_get_in6_addr(a[MRC_A_PATH_PEER]);
+	if (a[MRC_A_PATH_PLANE]) {
+		cfg->plane = nla_get_u32(a[MRC_A_PATH_PLANE]);
+		*match |= MRC_PATH_MATCH_PLANE;
+	}
+	if (a[MRC_A_PATH_REMOTE]) {
+		cfg->remote = nla_get_in6_addr(a[MRC_A_PATH_REMOTE]);
+		*match |= MRC_PATH_MATCH_REMOTE;
+	}
+	cfg->mode = MRC_PATH_MODE_UDP;
+	if (a[MRC_A_PATH_USID]) {
+		cfg->mode = MRC_PATH_MODE_USID;
+		cfg->usid = nla_get_in6_addr(a[MRC_A_PATH_USID]);
+		*match = (*match & ~MRC_PATH_MATCH_REMOTE) | MRC_PATH_MATCH_USID;
+	}
+	cfg->lblen = 32;
+	cfg->nflen = 16;
+	return 0;
+}
+
+int mrc_nl_path_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_path_cfg cfg;
+	struct mrc_dev *mdev;
+	struct in6_addr peer;
+	unsigned int match;
+	int err;
+
+	err = req_path(info, &mdev, &peer, &cfg, &match);
+	if (err)
+		return err;
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PLANE))
+		err = -EINVAL;
+	/* only path-add's policy has these: info->attrs is as long as it */
+	if (info->attrs[MRC_A_PATH_LBLEN])
+		cfg.lblen = nla_get_u8(info->attrs[MRC_A_PATH_LBLEN]);
+	if (info->attrs[MRC_A_PATH_NFLEN])
+		cfg.nflen = nla_get_u8(info->attrs[MRC_A_PATH_NFLEN]);
+	if (!err && !has_plane(mdev, cfg.plane)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_PATH_PLANE],
+				    "the device has no such plane");
+		err = -ENOENT;
+	}
+	if (!err)
+		err = mrc_peer_add(mdev, &peer, &cfg, info->extack);
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+int mrc_nl_path_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_path_cfg cfg;
+	struct mrc_dev *mdev;
+	struct in6_addr peer;
+	unsigned int match;
+	int err;
+
+	err = req_path(info, &mdev, &peer, &cfg, &match);
+	if (err)
+		return err;
+	if ((match & ~MRC_PATH_MATCH_PLANE) && !(match & MRC_PATH_MATCH_PLANE)) {
+		NL_SET_ERR_MSG(info->extack, "a path's usid or remote needs its plane");
+		err = -EINVAL;
+	}
+	if (!err)
+		err = mrc_peer_del(mdev, &peer, &cfg, match, info->extack);
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+/* ---- EVs --------------------------------------------------------------- */
+
+static int fill_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
+		   u32 i, const struct mrc_ev *e, const struct genl_info *info)
+{
+	void *hdr = genlmsg_iput(skb, info);
+
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_EV_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_u32(skb, MRC_A_EV_QPN, qpn) ||
+	    nla_put_u32(skb, MRC_A_EV_INDEX, i) ||
+	    nla_put_u32(skb, MRC_A_EV_VALUE, e->value) ||
+	    nla_put_u32(skb, MRC_A_EV_PLANE, e->plane) ||
+	    nla_put_u32(skb, MRC_A_EV_PATH_ID, e->path) ||
+	    nla_put_u32(skb, MRC_A_EV_STATE, e->state) ||
+	    nla_put_uint(skb, MRC_A_EV_TX_PACKETS, e->tx_pkts) ||
+	    nla_put_uint(skb, MRC_A_EV_TX_BYTES, e->tx_bytes) ||
+	    nla_put_uint(skb, MRC_A_EV_RETRANS, e->retrans) ||
+	    nla_put_uint(skb, MRC_A_EV_LOSSES, e->losses) ||
+	    nla_put_uint(skb, MRC_A_EV_ECN, e->ecn)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* A copy of the EV set of RC QP @qpn, taken under its lock. */
+static int copy_evs(struct mrc_dev *mdev, u32 qpn, struct mrc_ev *out,
+		    u32 *n, struct netlink_ext_ack *extack)
+{
+	struct mrc_qp *qp;
+	int err = 0;
+
+	rcu_read_lock();	/* a destroy waits for us before freeing */
+	qp = xa_load(&mdev->qp_xa, qpn);
+	if (!qp || qp->ibqp.qp_type != IB_QPT_RC) {
+		NL_SET_ERR_MSG(extack, "no such RC QP");
+		err = -ENOENT;
+		goto out;
+	}
+	spin_lock_bh(&qp->lock);
+	*n = qp->evs ? qp->evs->n : 0;
+	if (*n)
+		memcpy(out, qp->evs->ev, *n * sizeof(*out));
+	spin_unlock_bh(&qp->lock);
+out:
+	rcu_read_unlock();
+	return err;
+}
+
+int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct dump_pos *pos = (struct dump_pos *)cb->ctx;
+	struct mrc_dev *mdev;
+	struct mrc_ev *evs;
+	u32 qpn, n;
+	int err;
+
+	mdev = req_dev(sock_net(skb->sk), info->attrs, MRC_A_EV_DEV_INDEX,
+		       MRC_A_EV_DEV_NAME, cb->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	err = -EINVAL;
+	if (!info->attrs[MRC_A_EV_QPN]) {
+		NL_SET_ERR_MSG(cb->extack, "QP number required");
+		goto out;
+	}
+	qpn = nla_get_u32(info->attrs[MRC_A_EV_QPN]);
+	err = -ENOMEM;
+	evs = kcalloc(MRC_MAX_EVS, sizeof(*evs), GFP_KERNEL);
+	if (!evs)
+		goto out;
+	err = copy_evs(mdev, qpn, evs, &n, cb->extack);
+	while (!err && pos->obj < n) {
+		err = fill_ev(skb, mdev, qpn, pos->obj, &evs[pos->obj], info);
+		if (!err)
+			pos->obj++;
+	}
+	kfree(evs);
+out:
+	ib_device_put(&mdev->ib_dev);
+	return err == -EMSGSIZE && skb->len ? skb->len : err;
+}
+
+/* ---- notifications ------------------------------------------------------ */
+
+static struct net *dev_netns(struct mrc_dev *mdev)
+{
+	struct net_device *ndev = mrc_dev_netdev_get(mdev);
+	struct net *net = ndev ? get_net(dev_net(ndev)) : NULL;
+
+	dev_put(ndev);
+	return net;
+}
+
+static void notify(struct net *net, struct sk_buff *msg, void *hdr)
+{
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&mrc_nl_family, net, msg, 0, MRC_NLGRP_CONFIG,
+				GFP_KERNEL);
+}
+
+/* Plane @id of @mdev was added, removed or changed state. */
+void mrc_nl_notify_plane(struct mrc_dev *mdev, u32 id, struct net *net)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&mrc_nl_family, net, MRC_NLGRP_CONFIG))
+		return;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &mrc_nl_family, 0,
+			  MRC_CMD_PLANE_CHANGE_NTF);
+	if (!hdr || put_plane(msg, mdev, id)) {
+		nlmsg_free(msg);
+		return;
+	}
+	notify(net, msg, hdr);
+}
+
+/* The path set of @peer changed. */
+void mrc_nl_notify_path(struct mrc_dev *mdev, const struct in6_addr *peer)
+{
+	struct net *net = dev_netns(mdev);
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!net)
+		return;
+	if (!genl_has_listeners(&mrc_nl_family, net, MRC_NLGRP_CONFIG))
+		goto out;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put(msg, 0, 0, &mrc_nl_family, 0,
+			  MRC_CMD_PATH_CHANGE_NTF);
+	if (!hdr ||
+	    nla_put_u32(msg, MRC_A_PATH_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_string(msg, MRC_A_PATH_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_in6_addr(msg, MRC_A_PATH_PEER, peer)) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	notify(net, msg, hdr);
+out:
+	put_net(net);
 }
 
 int mrc_netlink_init(void)

@@ -16,6 +16,78 @@ static const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_NAME + 1] = {
 	[MRC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 };
 
+/* MRC_CMD_DEV_SET - do */
+static const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_EV_COUNT + 1] = {
+	[MRC_A_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_DEV_EV_COUNT] = NLA_POLICY_RANGE(NLA_U32, 4, MRC_MAX_EVS),
+};
+
+/* MRC_CMD_PLANE_GET - do */
+static const struct nla_policy mrc_plane_get_do_nl_policy[MRC_A_PLANE_ID + 1] = {
+	[MRC_A_PLANE_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_PLANE_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_PLANE_ID] = NLA_POLICY_MAX(NLA_U32, 15),
+};
+
+/* MRC_CMD_PLANE_GET - dump */
+static const struct nla_policy mrc_plane_get_dump_nl_policy[MRC_A_PLANE_DEV_NAME + 1] = {
+	[MRC_A_PLANE_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_PLANE_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+};
+
+/* MRC_CMD_PLANE_ADD - do */
+static const struct nla_policy mrc_plane_add_nl_policy[MRC_A_PLANE_IFINDEX + 1] = {
+	[MRC_A_PLANE_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_PLANE_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_PLANE_IFINDEX] = { .type = NLA_U32, },
+	[MRC_A_PLANE_ID] = NLA_POLICY_MAX(NLA_U32, 15),
+};
+
+/* MRC_CMD_PLANE_DEL - do */
+static const struct nla_policy mrc_plane_del_nl_policy[MRC_A_PLANE_IFINDEX + 1] = {
+	[MRC_A_PLANE_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_PLANE_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_PLANE_ID] = NLA_POLICY_MAX(NLA_U32, 15),
+	[MRC_A_PLANE_IFINDEX] = { .type = NLA_U32, },
+};
+
+/* MRC_CMD_PATH_GET - dump */
+static const struct nla_policy mrc_path_get_nl_policy[MRC_A_PATH_PEER + 1] = {
+	[MRC_A_PATH_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_PATH_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_PATH_PEER] = NLA_POLICY_EXACT_LEN(16),
+};
+
+/* MRC_CMD_PATH_ADD - do */
+static const struct nla_policy mrc_path_add_nl_policy[MRC_A_PATH_NFLEN + 1] = {
+	[MRC_A_PATH_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_PATH_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_PATH_PEER] = NLA_POLICY_EXACT_LEN(16),
+	[MRC_A_PATH_PLANE] = NLA_POLICY_MAX(NLA_U32, 15),
+	[MRC_A_PATH_REMOTE] = NLA_POLICY_EXACT_LEN(16),
+	[MRC_A_PATH_USID] = NLA_POLICY_EXACT_LEN(16),
+	[MRC_A_PATH_LBLEN] = { .type = NLA_U8, },
+	[MRC_A_PATH_NFLEN] = { .type = NLA_U8, },
+};
+
+/* MRC_CMD_PATH_DEL - do */
+static const struct nla_policy mrc_path_del_nl_policy[MRC_A_PATH_USID + 1] = {
+	[MRC_A_PATH_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_PATH_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_PATH_PEER] = NLA_POLICY_EXACT_LEN(16),
+	[MRC_A_PATH_PLANE] = NLA_POLICY_MAX(NLA_U32, 15),
+	[MRC_A_PATH_REMOTE] = NLA_POLICY_EXACT_LEN(16),
+	[MRC_A_PATH_USID] = NLA_POLICY_EXACT_LEN(16),
+};
+
+/* MRC_CMD_EV_GET - dump */
+static const struct nla_policy mrc_ev_get_nl_policy[MRC_A_EV_QPN + 1] = {
+	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_EV_QPN] = { .type = NLA_U32, },
+};
+
 /* Ops table for mrc */
 static const struct genl_split_ops mrc_nl_ops[] = {
 	{
@@ -30,6 +102,73 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.dumpit	= mrc_nl_dev_get_dumpit,
 		.flags	= GENL_CMD_CAP_DUMP,
 	},
+	{
+		.cmd		= MRC_CMD_DEV_SET,
+		.doit		= mrc_nl_dev_set_doit,
+		.policy		= mrc_dev_set_nl_policy,
+		.maxattr	= MRC_A_DEV_EV_COUNT,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_PLANE_GET,
+		.doit		= mrc_nl_plane_get_doit,
+		.policy		= mrc_plane_get_do_nl_policy,
+		.maxattr	= MRC_A_PLANE_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_PLANE_GET,
+		.dumpit		= mrc_nl_plane_get_dumpit,
+		.policy		= mrc_plane_get_dump_nl_policy,
+		.maxattr	= MRC_A_PLANE_DEV_NAME,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= MRC_CMD_PLANE_ADD,
+		.doit		= mrc_nl_plane_add_doit,
+		.policy		= mrc_plane_add_nl_policy,
+		.maxattr	= MRC_A_PLANE_IFINDEX,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_PLANE_DEL,
+		.doit		= mrc_nl_plane_del_doit,
+		.policy		= mrc_plane_del_nl_policy,
+		.maxattr	= MRC_A_PLANE_IFINDEX,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_PATH_GET,
+		.dumpit		= mrc_nl_path_get_dumpit,
+		.policy		= mrc_path_get_nl_policy,
+		.maxattr	= MRC_A_PATH_PEER,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= MRC_CMD_PATH_ADD,
+		.doit		= mrc_nl_path_add_doit,
+		.policy		= mrc_path_add_nl_policy,
+		.maxattr	= MRC_A_PATH_NFLEN,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_PATH_DEL,
+		.doit		= mrc_nl_path_del_doit,
+		.policy		= mrc_path_del_nl_policy,
+		.maxattr	= MRC_A_PATH_USID,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_EV_GET,
+		.dumpit		= mrc_nl_ev_get_dumpit,
+		.policy		= mrc_ev_get_nl_policy,
+		.maxattr	= MRC_A_EV_QPN,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+};
+
+static const struct genl_multicast_group mrc_nl_mcgrps[] = {
+	[MRC_NLGRP_CONFIG] = { "config", },
 };
 
 struct genl_family mrc_nl_family __ro_after_init = {
@@ -40,4 +179,6 @@ struct genl_family mrc_nl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.split_ops	= mrc_nl_ops,
 	.n_split_ops	= ARRAY_SIZE(mrc_nl_ops),
+	.mcgrps		= mrc_nl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(mrc_nl_mcgrps),
 };

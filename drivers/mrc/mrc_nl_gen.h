@@ -13,6 +13,19 @@
 
 int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_plane_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_nl_path_add_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_path_del_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+
+enum {
+	MRC_NLGRP_CONFIG,
+};
 
 extern struct genl_family mrc_nl_family;
 

@@ -200,6 +200,8 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_queue_free(&qp->rq);
 	mrc_queue_free(&qp->sq);
 	dst_cache_destroy(&qp->dst_cache);
+	kfree(qp->evs);
+	mrc_pathset_put(rcu_dereference_protected(qp->ps, true));
 	rdma_destroy_ah_attr(&qp->ah_attr);
 	return 0;
 }
@@ -272,7 +274,53 @@ void mrc_qp_error(struct mrc_qp *qp)
 	qp->attr.qp_state = IB_QPS_ERR;
 }
 
-static int apply_attr(struct mrc_qp *qp, struct ib_qp_attr *attr, int mask)
+/*
+ * What a modify_qp with IB_QP_AV gives the QP, prepared outside qp->lock:
+ * its address and, for an RC QP to a node with a path set, that set and
+ * a new EV set over it.
+ */
+struct mrc_conn {
+	struct mrc_av av;
+	struct mrc_pathset *ps;
+	struct mrc_evset *evs;
+};
+
+static int conn_prepare(struct mrc_qp *qp, struct mrc_conn *c,
+			const struct rdma_ah_attr *ah)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	err = mrc_av_from_attr(&c->av, ah);
+	if (err)
+		return err;
+	c->av.sport = mrc_qp_sport(qp->ibqp.qp_num);
+	if (qp->ibqp.qp_type != IB_QPT_RC || c->av.family != AF_INET6)
+		return 0;
+	c->ps = mrc_peer_get(qp->mdev, &c->av.daddr);
+	if (!c->ps)
+		return 0;
+	c->evs = mrc_evset_build(c->ps, READ_ONCE(qp->mdev->ev_count),
+				 get_random_u32(), GFP_KERNEL);
+	if (!c->evs) {
+		mrc_pathset_put(c->ps);
+		c->ps = NULL;
+		return -ENOMEM;
+	}
+	mrc_dbg(qp->mdev, "QP %u to %pI6c: %u paths, %u EVs\n", qp->ibqp.qp_num,
+		&c->av.daddr, c->ps->npaths, c->evs->n);
+	return 0;
+}
+
+/* Free what conn_prepare() made and the QP did not take (or gave back). */
+static void conn_release(struct mrc_conn *c)
+{
+	kfree(c->evs);
+	mrc_pathset_put(c->ps);
+}
+
+static int apply_attr(struct mrc_qp *qp, struct ib_qp_attr *attr, int mask,
+		      struct mrc_conn *c)
 {
 	struct mrc_dev *mdev = qp->mdev;
 
@@ -291,15 +339,16 @@ static int apply_attr(struct mrc_qp *qp, struct ib_qp_attr *attr, int mask)
 	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
 		return -EINVAL;
 	if (mask & IB_QP_AV) {
-		struct mrc_av av = {};
-		int err = mrc_av_from_attr(&av, &attr->ah_attr);
+		struct mrc_evset *evs = qp->evs;
 
-		if (err)
-			return err;
-		av.sport = mrc_qp_sport(qp->ibqp.qp_num);
-		qp->av = av;
+		qp->av = c->av;
 		rdma_replace_ah_attr(&qp->ah_attr, &attr->ah_attr);
 		dst_cache_reset(&qp->dst_cache);
+		/* swap: the old sets go back to the caller to free */
+		qp->evs = c->evs;
+		c->evs = evs;
+		c->ps = rcu_replace_pointer(qp->ps, c->ps,
+					    lockdep_is_held(&qp->lock));
 	}
 	if (mask & IB_QP_PATH_MTU) {
 		struct net_device *ndev = mrc_dev_netdev_get(mdev);
@@ -344,10 +393,16 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct mrc_qp *qp = to_mqp(ibqp);
 	enum ib_qp_state cur, new;
 	struct sk_buff_head txq;
+	struct mrc_conn conn = {};
 	int err;
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
+	if (mask & IB_QP_AV) {
+		err = conn_prepare(qp, &conn, &attr->ah_attr);
+		if (err)
+			return err;
+	}
 	__skb_queue_head_init(&txq);
 	spin_lock_bh(&qp->lock);
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
@@ -361,7 +416,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		err = -EINVAL;
 		goto out;
 	}
-	err = apply_attr(qp, attr, mask);
+	err = apply_attr(qp, attr, mask, &conn);
 	if (err)
 		goto out;
 	if (!(mask & IB_QP_STATE) || new == cur)
@@ -393,6 +448,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 out:
 	spin_unlock_bh(&qp->lock);
+	conn_release(&conn);
 	mrc_qp_send(qp, &txq);
 	return err;
 }
@@ -440,8 +496,44 @@ int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq)
 {
 	if (!skb_queue_empty(txq))
-		mrc_net_xmit(qp->mdev, qp->ibqp.qp_type == IB_QPT_RC ?
-			     &qp->dst_cache : NULL, txq);
+		mrc_net_xmit(qp->mdev, qp, txq);
+}
+
+/**
+ * mrc_qp_stamp() - address a packet the QP built, and pick its EV
+ * @qp: an RC QP; qp->lock held
+ * @skb: the packet
+ * @rtx: it is a retransmission
+ *
+ * A QP with an EV set sprays: every packet (data, ACK, SACK) takes the
+ * next usable EV, which names its plane and path.
+ *
+ * Return: the index of the EV in the QP's set, or -1 (no EV set).
+ */
+int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, bool rtx)
+{
+	struct mrc_av *av = mrc_skb_av(skb);
+	struct mrc_evset *evs = qp->evs;
+	struct mrc_ev *e;
+	int i;
+
+	*av = qp->av;
+	if (!evs)
+		return -1;
+	i = mrc_evset_next(evs, READ_ONCE(qp->mdev->planes_up));
+	if (i < 0)
+		i = evs->order[0];	/* nothing up: it will be lost, counted */
+	e = &evs->ev[i];
+	av->flags |= MRC_AV_MULTIPATH;
+	av->sport = mrc_ev_sport(e->value);
+	av->flow_label = mrc_ev_flow(e->value);
+	e->tx_pkts++;
+	e->tx_bytes += skb->len;
+	if (rtx) {
+		e->retrans++;
+		mrc_plane_count_id(qp->mdev, e->plane, MRC_PCNT_RETRANS, 1);
+	}
+	return i;
 }
 
 /* Run the requester now, in the caller's context (BHs get enabled). */

@@ -8,16 +8,20 @@
  * MRC_TX_ACKED/LOST/RTXED/RD flags in a ring of MRC_TX_WIN entries.
  *
  * The completer takes ACK (cumulative), SACK (cumulative + 64-bit bitmap),
- * NAK/RNR NAK, NACK, READ responses and atomic ACKs. A PSN below the
- * highest SACKed one by MRC_DUPTHRESH or more that has not arrived is
- * lost, and only lost PSNs are sent again (no go-back-N). READ and atomic
+ * NAK/RNR NAK, NACK, READ responses and atomic ACKs. A QP that sprays
+ * (has an EV set) takes a PSN as lost when a packet sent after it on the
+ * same EV has arrived: paths deliver in order, the fabric as a whole does
+ * not. Without an EV set, a PSN below the highest SACKed one by
+ * MRC_DUPTHRESH or more that has not arrived is lost. Only lost PSNs are
+ * sent again (no go-back-N). READ and atomic
  * PSNs are acknowledged only by their responses; a lost READ response is
  * asked for again with a one-packet READ request at its PSN.
  *
  * Timeouts: a retransmission timer from the measured RTT (RFC 6298 style)
  * resends the oldest unacknowledged PSNs. The QP's timeout attribute bounds
- * it and counts retries: retry_cnt timeouts without progress complete the
- * oldest WQE with IB_WC_RETRY_EXC_ERR and move the QP to the error state.
+ * it and counts retries: retry_cnt timeouts without progress (no PSN newly
+ * acknowledged, cumulatively or selectively) complete the oldest WQE with
+ * IB_WC_RETRY_EXC_ERR and move the QP to the error state.
  *
  * Everything runs under qp->lock; packets are queued on @txq and sent by
  * the caller after the lock is dropped.
@@ -37,6 +41,7 @@ static void req_work(struct work_struct *work);
 #define MRC_RTO_MIN_US		2000
 #define MRC_RTO_INIT_US		20000
 #define MRC_TO_BURST		64	/* PSNs resent per timeout */
+#define MRC_REO_MIN_US		1000	/* reordering allowance on one EV */
 
 static const u32 rnr_us[32] = {
 	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
@@ -91,10 +96,13 @@ int mrc_req_init(struct mrc_qp *qp)
 	u32 slots = qp->sq.mask + 1;
 
 	r->txs = kcalloc(MRC_TX_WIN, sizeof(*r->txs), GFP_KERNEL);
+	r->txev = kcalloc(MRC_TX_WIN, sizeof(*r->txev), GFP_KERNEL);
+	r->txseq = kcalloc(MRC_TX_WIN, sizeof(*r->txseq), GFP_KERNEL);
 	r->sent_us = kcalloc(MRC_TX_WIN, sizeof(*r->sent_us), GFP_KERNEL);
 	r->copies = kvcalloc(slots, qp->sq_elem, GFP_KERNEL);
 	r->meta = kvcalloc(slots, sizeof(*r->meta), GFP_KERNEL);
-	if (!r->txs || !r->sent_us || !r->copies || !r->meta) {
+	if (!r->txs || !r->txev || !r->txseq || !r->sent_us || !r->copies ||
+	    !r->meta) {
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
 	}
@@ -107,10 +115,14 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 	struct mrc_req *r = &qp->req;
 
 	kfree(r->txs);
+	kfree(r->txev);
+	kfree(r->txseq);
 	kfree(r->sent_us);
 	kvfree(r->copies);
 	kvfree(r->meta);
 	r->txs = NULL;
+	r->txev = NULL;
+	r->txseq = NULL;
 	r->sent_us = NULL;
 	r->copies = NULL;
 	r->meta = NULL;
@@ -539,17 +551,22 @@ static struct sk_buff *build_rc(struct mrc_qp *qp, u32 idx, u32 k, u32 n,
 		m->status = IB_WC_LOC_PROT_ERR;
 		return NULL;
 	}
-	*mrc_skb_av(skb) = qp->av;
 	return skb;
 }
 
-static void mark_sent(struct mrc_qp *qp, u32 psn, u32 n, bool rd, bool rtx)
+/* @skb of PSNs @psn.. is sent: address it, pick its EV, note them */
+static void mark_sent(struct mrc_qp *qp, struct sk_buff *skb, u32 psn, u32 n,
+		      bool rd, bool rtx)
 {
 	struct mrc_req *r = &qp->req;
+	int ev = mrc_qp_stamp(qp, skb, rtx);
 	u32 t = now_us(), i;
 
 	for (i = 0; i < n; i++) {
 		u32 s = tslot(psn + i);
+
+		r->txev[s] = ev;
+		r->txseq[s] = r->tx_seq;
 
 		if (rtx) {
 			if (r->txs[s] & MRC_TX_LOST)
@@ -560,6 +577,7 @@ static void mark_sent(struct mrc_qp *qp, u32 psn, u32 n, bool rd, bool rtx)
 		}
 		r->sent_us[s] = t;
 	}
+	r->tx_seq++;
 }
 
 /* Find the fetched WQE that owns @psn. */
@@ -606,7 +624,7 @@ static int send_lost(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 				m->done = true;
 			break;
 		}
-		mark_sent(qp, psn, 1, false, true);
+		mark_sent(qp, skb, psn, 1, false, true);
 		mrc_count(qp->mdev, MRC_CNT_RETRANS, 1);
 		__skb_queue_tail(txq, skb);
 		budget--;
@@ -645,7 +663,7 @@ static int send_new(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 			}
 			break;
 		}
-		mark_sent(qp, r->snd_nxt, n, m->rd_atomic, false);
+		mark_sent(qp, skb, r->snd_nxt, n, m->rd_atomic, false);
 		r->snd_nxt = mrc_psn_add(r->snd_nxt, n);
 		m->sent += n;
 		if (m->sent == m->npkts)
@@ -799,17 +817,55 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq)
 }
 
 /* Mark @psn acknowledged unless it waits for READ/atomic response data. */
-static void ack_one(struct mrc_qp *qp, u32 psn)
+static bool in_flight(struct mrc_req *r, u32 psn)
+{
+	return mrc_psn_diff(psn, r->snd_una) >= 0 &&
+	       mrc_psn_diff(psn, r->snd_nxt) < 0;
+}
+
+/* the EV @psn was last sent on, or NULL (no EV set) */
+static struct mrc_ev *ev_of(struct mrc_qp *qp, u32 psn)
+{
+	u8 i = qp->req.txev[tslot(psn)];
+
+	return qp->evs && i < qp->evs->n ? &qp->evs->ev[i] : NULL;
+}
+
+/*
+ * @psn arrived (its request did, for a READ or atomic). Any PSN delivered,
+ * selectively or not, shows the connection alive: the retry count starts
+ * again (a hole behind a deep queue is not a dead peer). Its EV learns
+ * that everything sent on it before is due.
+ */
+static void mark_acked(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_req *r = &qp->req;
 	u8 *f = &r->txs[tslot(psn)];
+	struct mrc_ev *e;
 
-	if (mrc_psn_diff(psn, r->snd_una) < 0 ||
-	    mrc_psn_diff(psn, r->snd_nxt) >= 0 || (*f & (MRC_TX_ACKED | MRC_TX_RD)))
-		return;
 	if (*f & MRC_TX_LOST)
 		r->nlost--;
 	*f = (*f & ~MRC_TX_LOST) | MRC_TX_ACKED;
+	r->progress = jiffies;
+	r->retry_left = qp->attr.retry_cnt;
+	e = ev_of(qp, psn);
+	if (e && (!e->delivered ||
+		  (s32)(r->txseq[tslot(psn)] - e->deliv_seq) > 0)) {
+		e->delivered = true;
+		e->deliv_seq = r->txseq[tslot(psn)];
+		e->deliv_us = r->sent_us[tslot(psn)];
+	}
+}
+
+static void ack_one(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_req *r = &qp->req;
+	u8 f = r->txs[tslot(psn)];
+
+	if (mrc_psn_diff(psn, r->snd_una) < 0 ||
+	    mrc_psn_diff(psn, r->snd_nxt) >= 0 || (f & (MRC_TX_ACKED | MRC_TX_RD)))
+		return;
+	mark_acked(qp, psn);
 }
 
 /* Cumulative acknowledgment of every PSN up to and including @psn */
@@ -824,23 +880,93 @@ static void ack_upto(struct mrc_qp *qp, u32 psn)
 		ack_one(qp, p);
 }
 
-/* PSNs below @high - MRC_DUPTHRESH that did not arrive are lost */
-static void detect_loss(struct mrc_qp *qp, u32 high)
+/*
+ * @psn did not arrive: resend it. The EV and plane it went on count a
+ * loss (the path health of a later issue starts here).
+ */
+static void mark_lost(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_req *r = &qp->req;
-	u32 p, end = mrc_psn_add(high, -MRC_DUPTHRESH);
+	u32 s = tslot(psn);
+	struct mrc_ev *e;
 
-	if (mrc_psn_diff(end, r->snd_nxt) >= 0)
-		end = mrc_psn_add(r->snd_nxt, -1);
-	for (p = r->snd_una; mrc_psn_diff(end, p) >= 0; p = mrc_psn_add(p, 1)) {
-		u8 *f = &r->txs[tslot(p)];
-
-		/* a resent PSN gets a new chance until the next timeout */
-		if (!(*f & (MRC_TX_ACKED | MRC_TX_LOST | MRC_TX_RTXED))) {
-			*f |= MRC_TX_LOST;
-			r->nlost++;
-		}
+	r->txs[s] |= MRC_TX_LOST;
+	r->nlost++;
+	e = ev_of(qp, psn);
+	if (e) {
+		e->losses++;
+		mrc_plane_count_id(qp->mdev, e->plane, MRC_PCNT_LOSSES, 1);
 	}
+}
+
+/*
+ * Is the missing PSN @p lost? A spraying QP (EV set) asks whether a packet
+ * sent on the same EV after @p, and more than a reordering allowance after
+ * it, has arrived: paths deliver (nearly) in order, the fabric as a whole
+ * does not. The allowance (RACK style: a quarter RTT, at least
+ * MRC_REO_MIN_US) covers packets of one path that left from different CPUs
+ * and overtook each other. A resent PSN went on a new EV and is judged on
+ * it. READ PSNs, answered over the responder's own paths, and QPs without
+ * EVs use the PSN rule: @p is MRC_DUPTHRESH or more below the highest PSN
+ * that arrived (a resent PSN gets a new chance until the next timeout).
+ */
+static bool is_lost(struct mrc_qp *qp, u32 p, u32 high)
+{
+	struct mrc_req *r = &qp->req;
+	u8 f = r->txs[tslot(p)];
+	struct mrc_ev *e = ev_of(qp, p);
+	u32 reo;
+
+	if (!e || (f & MRC_TX_RD))
+		return !(f & MRC_TX_RTXED) &&
+		       mrc_psn_diff(high, p) >= MRC_DUPTHRESH;
+	reo = max_t(u32, r->srtt_us / 4, MRC_REO_MIN_US);
+	return e->delivered &&
+	       (s32)(e->deliv_seq - r->txseq[tslot(p)]) > 0 &&
+	       (s32)(e->deliv_us - r->sent_us[tslot(p)]) > (s32)reo;
+}
+
+/*
+ * A SACK: every PSN up to @s->cack_psn arrived, the bitmap tells of 64
+ * more. Only what it reports missing (the PSN after the cumulative ack, the
+ * clear bits) can be lost; PSNs it does not cover are unknown.
+ */
+static void check_missing(struct mrc_qp *qp, u32 p, u32 high)
+{
+	struct mrc_req *r = &qp->req;
+
+	if (mrc_psn_diff(p, high) < 0 && in_flight(r, p) &&
+	    !(r->txs[tslot(p)] & (MRC_TX_ACKED | MRC_TX_LOST)) &&
+	    is_lost(qp, p, high))
+		mark_lost(qp, p);
+}
+
+static void sack_recv(struct mrc_qp *qp, const struct mrc_sack *s)
+{
+	u32 base, hi = s->cack_psn, i;
+
+	/* the forward path of the reflected EV is congested */
+	if (s->mode == MRC_SACK_M_SKIP_ONCE && qp->evs) {
+		struct mrc_evset *evs = qp->evs;
+		u8 k = mrc_ev_index(s->entropy);
+
+		if (k < evs->n && evs->ev[k].value == s->entropy)
+			evs->ev[k].ecn++;
+	}
+
+	ack_upto(qp, s->cack_psn);
+	base = mrc_psn_add(s->cack_psn, s->sack_offset);
+	for (i = 0; i < MRC_SACK_BITS; i++) {
+		if (!(s->bitmap & BIT_ULL(i)))
+			continue;
+		ack_one(qp, mrc_psn_add(base, i));
+		hi = mrc_psn_add(base, i);
+	}
+	/* the PSN after the cumulative ack is missing, or it would be acked */
+	check_missing(qp, mrc_psn_add(s->cack_psn, 1), hi);
+	for (i = 0; i < MRC_SACK_BITS; i++)
+		if (!(s->bitmap & BIT_ULL(i)))
+			check_missing(qp, mrc_psn_add(base, i), hi);
 }
 
 static bool advance_una(struct mrc_qp *qp)
@@ -858,12 +984,6 @@ static bool advance_una(struct mrc_qp *qp)
 	r->retry_left = qp->attr.retry_cnt;
 	r->rnr_left = qp->attr.rnr_retry;
 	return true;
-}
-
-static bool in_flight(struct mrc_req *r, u32 psn)
-{
-	return mrc_psn_diff(psn, r->snd_una) >= 0 &&
-	       mrc_psn_diff(psn, r->snd_nxt) < 0;
 }
 
 /*
@@ -960,9 +1080,7 @@ static void rd_response(struct mrc_qp *qp, struct mrc_pkt *pkt)
 		m->status = IB_WC_LOC_PROT_ERR;
 		m->done = true;
 	}
-	if (*f & MRC_TX_LOST)
-		r->nlost--;
-	*f = (*f & ~MRC_TX_LOST) | MRC_TX_ACKED;
+	mark_acked(qp, psn);
 	return;
 bad:
 	mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
@@ -999,10 +1117,8 @@ void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
 			if (syn == MRC_AETH_NAK_SEQ) {
 				if (in_flight(r, psn) &&
 				    !(r->txs[tslot(psn)] &
-				      (MRC_TX_ACKED | MRC_TX_LOST))) {
-					r->txs[tslot(psn)] |= MRC_TX_LOST;
-					r->nlost++;
-				}
+				      (MRC_TX_ACKED | MRC_TX_LOST)))
+					mark_lost(qp, psn);
 			} else if (in_flight(r, psn)) {
 				fail_oldest(qp, syn == MRC_AETH_NAK_ACC ?
 					    IB_WC_REM_ACCESS_ERR :
@@ -1015,32 +1131,18 @@ void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
 			return;
 		}
 		break;
-	case MRC_OP_SACK: {
-		u32 base, hi, i;
-
+	case MRC_OP_SACK:
 		mrc_count(qp->mdev, MRC_CNT_SACK_RX, 1);
 		mrc_seth_read(mrc_pkt_hdr(pkt, MRC_H_SETH), &s);
-		ack_upto(qp, s.cack_psn);
-		hi = s.cack_psn;
-		base = mrc_psn_add(s.cack_psn, s.sack_offset);
-		for (i = 0; i < MRC_SACK_BITS; i++) {
-			if (!(s.bitmap & BIT_ULL(i)))
-				continue;
-			ack_one(qp, mrc_psn_add(base, i));
-			hi = mrc_psn_add(base, i);
-		}
-		detect_loss(qp, hi);
+		sack_recv(qp, &s);
 		break;
-	}
 	case MRC_OP_NACK:
 		mrc_count(qp->mdev, MRC_CNT_NACK_RX, 1);
 		psn = mrc_neth_psn(mrc_pkt_hdr(pkt, MRC_H_NETH));
 		if (mrc_psn_diff(psn, r->snd_una) >= 0 &&
 		    mrc_psn_diff(psn, r->snd_nxt) < 0 &&
-		    !(r->txs[tslot(psn)] & (MRC_TX_ACKED | MRC_TX_LOST))) {
-			r->txs[tslot(psn)] |= MRC_TX_LOST;
-			r->nlost++;
-		}
+		    !(r->txs[tslot(psn)] & (MRC_TX_ACKED | MRC_TX_LOST)))
+			mark_lost(qp, psn);
 		break;
 	case MRC_OP_READ_RESP_FIRST:
 	case MRC_OP_READ_RESP_MIDDLE:
@@ -1068,7 +1170,7 @@ static void timeout(struct mrc_qp *qp)
 {
 	struct mrc_req *r = &qp->req;
 	u64 limit = qp_timeout_us(qp);
-	u32 p, n = 0;
+	u32 p, n = 0, age, now;
 
 	if (r->snd_una == r->snd_nxt || r->rnr_wait ||
 	    time_before(jiffies, r->rto_deadline))
@@ -1084,19 +1186,23 @@ static void timeout(struct mrc_qp *qp)
 		r->retry_left--;
 		r->progress = jiffies;
 	}
-	/* back off, and resend the oldest PSNs that did not arrive */
+	/*
+	 * Back off, and resend the oldest PSNs that did not arrive and were
+	 * sent at least one RTO ago (younger ones may still be on their way).
+	 */
+	age = rto_us(qp);
+	now = now_us();
 	r->srtt_us = min_t(u32, r->srtt_us * 2, 1000000);
 	for (p = r->snd_una; p != r->snd_nxt && n < MRC_TO_BURST;
 	     p = mrc_psn_add(p, 1)) {
 		u8 *f = &r->txs[tslot(p)];
 
-		if (*f & MRC_TX_ACKED)
+		if ((*f & MRC_TX_ACKED) ||
+		    (s32)(now - r->sent_us[tslot(p)]) < (s32)age)
 			continue;
 		*f &= ~MRC_TX_RTXED;
-		if (!(*f & MRC_TX_LOST)) {
-			*f |= MRC_TX_LOST;
-			r->nlost++;
-		}
+		if (!(*f & MRC_TX_LOST))
+			mark_lost(qp, p);
 		n++;
 	}
 	arm_timer(qp);

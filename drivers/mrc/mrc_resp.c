@@ -62,6 +62,7 @@ void mrc_resp_reset(struct mrc_qp *qp)
 	rs->nparked = 0;
 	rs->ares_next = 0;
 	rs->unacked = 0;
+	rs->ce_pending = false;
 	rs->completed = 0;
 	memset(rs->ares, 0, sizeof(rs->ares));
 }
@@ -157,7 +158,7 @@ static struct sk_buff *ack_skb(struct mrc_qp *qp, u8 op, u32 psn,
 	mrc_wire_prepare(pkt, skb->data, op, paylen);
 	mrc_bth_init(skb->data, op, 0, false, -paylen & 3,
 		     IB_DEFAULT_PKEY_FULL, qp->attr.dest_qp_num, psn);
-	*mrc_skb_av(skb) = qp->av;
+	mrc_qp_stamp(qp, skb, false);
 	return skb;
 }
 
@@ -187,7 +188,8 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 	struct mrc_pkt pkt;
 
 	rs->unacked = 0;
-	if (!rs->win.ooo) {
+	/* an ECN mark is reported at once, in a SACK naming its EV */
+	if (!rs->win.ooo && !rs->ce_pending) {
 		send_aeth(qp, MRC_AETH_ACK, mrc_psn_win_cack(&rs->win), txq);
 		return;
 	}
@@ -199,7 +201,12 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 	s.sack_offset = range.offset;
 	s.bitmap = range.bitmap;
 	s.mpr = rs->win.size / MRC_MPR_UNIT;
-	s.entropy = mrc_qp_sport(qp->ibqp.qp_num);
+	s.entropy = rs->last_ev;	/* feedback for the path it came on */
+	if (rs->ce_pending) {
+		s.mode = MRC_SACK_M_SKIP_ONCE;	/* forward path ECN-marked */
+		s.entropy = rs->ce_ev;
+		rs->ce_pending = false;
+	}
 	s.ooo_count = min_t(u32, rs->win.ooo, 0x7fff);
 	mrc_seth_write(mrc_pkt_hdr(&pkt, MRC_H_SETH), &s);
 	mrc_count(qp->mdev, MRC_CNT_SACK_TX, 1);
@@ -586,6 +593,11 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
 		return;
 	}
+	rs->last_ev = pkt->ev;
+	if (pkt->ce) {
+		rs->ce_ev = pkt->ev;
+		rs->ce_pending = true;
+	}
 	if ((qp->attr.qp_access_flags & qp_access(pkt->opcode)) !=
 	    qp_access(pkt->opcode)) {
 		mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
@@ -663,7 +675,7 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 	 * makes one: the requester learns of the repair without waiting
 	 */
 	if (++rs->unacked >= MRC_ACK_EVERY || mrc_bth_ackreq(pkt->hdr) ||
-	    rs->win.ooo || had_hole)
+	    rs->win.ooo || had_hole || rs->ce_pending)
 		send_ack(qp, psn, txq);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Port counters for `rdma statistic show link DEV/1`, summed over CPUs.
+ * Port counters for `rdma statistic show link DEV/1`, summed over CPUs:
+ * the device's, then each plane's (pN_*; zero for absent planes).
  */
 #include "mrc.h"
 
@@ -31,11 +32,41 @@ static const struct rdma_stat_desc mrc_counter_names[] = {
 	[MRC_CNT_TX_ERR]	= { .name = "tx_errors" },
 };
 
+/*
+ * Then, per plane, packets and bytes each way: "pN_tx_packets" ... Short
+ * names and only these four: the IB core answers `rdma statistic` in one
+ * default-size netlink message, which more would overflow.
+ */
+#define PLANE_NSTATS	4
+#define MRC_NUM_STATS	(MRC_NUM_COUNTERS + MRC_MAX_PLANES * PLANE_NSTATS)
+
+static const char * const plane_stat_fmt[PLANE_NSTATS] = {
+	"p%u_tx_packets", "p%u_tx_bytes", "p%u_rx_packets", "p%u_rx_bytes",
+};
+
+static char plane_stat_names[MRC_MAX_PLANES * PLANE_NSTATS][16];
+static struct rdma_stat_desc mrc_stat_names[MRC_NUM_STATS];
+
+/* module init: the descriptor table, device counters then plane ones */
+void mrc_stats_init(void)
+{
+	u32 i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(mrc_counter_names) != MRC_NUM_COUNTERS);
+	BUILD_BUG_ON(MRC_PCNT_RX_BYTES + 1 != PLANE_NSTATS);
+	for (i = 0; i < MRC_NUM_COUNTERS; i++)
+		mrc_stat_names[i] = mrc_counter_names[i];
+	for (i = 0; i < MRC_MAX_PLANES * PLANE_NSTATS; i++) {
+		snprintf(plane_stat_names[i], sizeof(plane_stat_names[i]),
+			 plane_stat_fmt[i % PLANE_NSTATS], i / PLANE_NSTATS);
+		mrc_stat_names[MRC_NUM_COUNTERS + i].name = plane_stat_names[i];
+	}
+}
+
 struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
 					      u32 port_num)
 {
-	BUILD_BUG_ON(ARRAY_SIZE(mrc_counter_names) != MRC_NUM_COUNTERS);
-	return rdma_alloc_hw_stats_struct(mrc_counter_names, MRC_NUM_COUNTERS,
+	return rdma_alloc_hw_stats_struct(mrc_stat_names, MRC_NUM_STATS,
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
@@ -43,6 +74,8 @@ int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		     u32 port_num, int index)
 {
 	struct mrc_dev *mdev = to_mdev(ibdev);
+	struct mrc_plane_stats ps;
+	struct mrc_plane *plane;
 	int cpu, i;
 
 	for (i = 0; i < MRC_NUM_COUNTERS; i++) {
@@ -52,5 +85,17 @@ int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 			sum += per_cpu_ptr(mdev->stats, cpu)->c[i];
 		stats->value[i] = sum;
 	}
-	return MRC_NUM_COUNTERS;
+	rcu_read_lock();
+	for (i = 0; i < MRC_MAX_PLANES; i++) {
+		u64 *v = &stats->value[MRC_NUM_COUNTERS + i * PLANE_NSTATS];
+
+		plane = rcu_dereference(mdev->planes[i]);
+		if (plane)
+			mrc_plane_stats(plane, &ps);
+		else
+			memset(&ps, 0, sizeof(ps));
+		memcpy(v, ps.c, PLANE_NSTATS * sizeof(*v));
+	}
+	rcu_read_unlock();
+	return MRC_NUM_STATS;
 }

@@ -125,6 +125,8 @@ const struct mrc_opcode_info *mrc_wire_opcode(u8 opcode);
  * @tseth: offset of the TSETH, 0 when BTH.TS is clear
  * @payload: offset of the payload
  * @paylen: payload bytes, pad excluded
+ * @ev: the entropy value it came with (UDP source port, flow label)
+ * @ce: it arrived ECN-marked (Congestion Experienced, either IP header)
  */
 struct mrc_pkt {
 	u8 *hdr;
@@ -135,6 +137,8 @@ struct mrc_pkt {
 	u8 tseth;
 	u16 payload;
 	u32 paylen;
+	u32 ev;
+	bool ce;
 };
 
 int mrc_wire_parse(struct mrc_pkt *pkt, u8 *hdr, u32 len);

@@ -106,7 +106,7 @@ check "bad input changed nothing" \
 check "each refusal explained in the kernel log" \
 	bash -c "dmesg | grep -q 'mrc: cannot create mrcx: va is already bound to mrca' &&
 		dmesg | grep -q 'mrc: cannot create mrca: an RDMA device of that name exists' &&
-		dmesg | grep -q 'mrc: cannot create mrcx: d0.7 is not an Ethernet device'"
+		dmesg | grep -q 'mrc: cannot create mrcx on d0.7: not an Ethernet device'"
 
 # -- removal paths
 check "rdma link del mrca" rdma link del mrca

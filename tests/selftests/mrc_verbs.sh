@@ -27,8 +27,9 @@
 #
 # Environment:
 #   MRC_TYPE=mrc|rxe          transport (default mrc)
-#   MRC_TOPO=ns|host          topology (default: ns for mrc, host for rxe,
-#                             which is init_net only in 6.12)
+#   MRC_TOPO=ns|host|fabric   topology (default: ns for mrc, host for rxe,
+#                             which is init_net only in 6.12); fabric: the
+#                             4-plane SRv6 lab (topo.sh), block 1 only
 #   MRC_TIMEOUT_SCALE=N       multiply every tool's 120 s limit (slow kernels)
 #   MRC_VERBS_NETEM=0         skip block 2 (default 1)
 #   MRC_VERBS_ONLY=REGEX      run only the cases whose name matches (grep -E)
@@ -178,13 +179,16 @@ t_srq_pingpong() {
 		ibv_srq_pingpong -d "$DEV_B" -g "$GID_B" -p "$PORT" -q 8 -n "$n" -c -- \
 		ibv_srq_pingpong -d "$DEV_A" -g "$GID_A" -p "$PORT" -q 8 -n "$n" -c "$IP_B"
 }
-# perf TOOL ARGS...: a perftest pair
+# perf TOOL ARGS...: a perftest pair. On the fabric a full window queues in
+# front of the ACKs in the switches' backlogs for far longer than perftest's
+# default QP timeout (-u 14: 67 ms) under emulation: -u 18 (1 s).
 perf() {
-	local tool=$1
+	local tool=$1 extra=()
 	shift
+	[ "$TOPO" != fabric ] || extra=(-u 18)
 	pair tcp "" \
-		"$tool" -d "$DEV_B" -x "$GID_B" -p "$PORT" -F "$@" -- \
-		"$tool" -d "$DEV_A" -x "$GID_A" -p "$PORT" -F "$@" "$IP_B"
+		"$tool" -d "$DEV_B" -x "$GID_B" -p "$PORT" -F "${extra[@]}" "$@" -- \
+		"$tool" -d "$DEV_A" -x "$GID_A" -p "$PORT" -F "${extra[@]}" "$@" "$IP_B"
 }
 t_write_bw() { perf ib_write_bw -s "$(s_bw)" -n "$(n_bw)"; }
 t_read_bw() { perf ib_read_bw -s "$(s_bw)" -n "$(n_bw)"; }
@@ -198,22 +202,22 @@ t_write_lat() { perf ib_write_lat -s 2 -n "$(n_bw)"; }
 t_rping() {
 	local size=$1 count=$2
 	pair cm "ping data: rdma-ping-$((count - 1)):" \
-		rping -s -a "$IP_B" -p "$PORT" -S "$size" -C "$count" -V -v -- \
-		rping -c -a "$IP_B" -I "$IP_A" -p "$PORT" -S "$size" -C "$count" -V -v
+		rping -s -a "${CM_B:-$IP_B}" -p "$PORT" -S "$size" -C "$count" -V -v -- \
+		rping -c -a "${CM_B:-$IP_B}" -I "${CM_A:-$IP_A}" -p "$PORT" -S "$size" -C "$count" -V -v
 }
 t_rping_small() { t_rping 64 20; }
 # rping's largest buffer is 64 KiB - 1
 t_rping_pattern() { t_rping $(($(s_bw) - 1)) "$(n_rping)"; }
 t_ucmatose() {
 	pair cm "return status 0" \
-		ucmatose -b "$IP_B" -p "$PORT" -C 100 -S 1000 -- \
-		ucmatose -s "$IP_B" -b "$IP_A" -p "$PORT" -C 100 -S 1000
+		ucmatose -b "${CM_B:-$IP_B}" -p "$PORT" -C 100 -S 1000 -- \
+		ucmatose -s "${CM_B:-$IP_B}" -b "${CM_A:-$IP_A}" -p "$PORT" -C 100 -S 1000
 }
 
 # loopback: both ends on side A's device, a QP talking to a QP of the same
 # device (the packets never reach the wire)
 t_loopback() {
-	local DEV_B=$DEV_A GID_B=$GID_A NS_B=$NS_A IP_B=$IP_A
+	local DEV_B=$DEV_A GID_B=$GID_A NS_B=$NS_A IP_B=$IP_A CM_B=$CM_A
 	"$@"
 }
 t_loop_rc_pingpong() { t_loopback t_rc_pingpong; }
@@ -263,18 +267,20 @@ add "" "" ucmatose t_ucmatose
 add "" "" "data pattern: rping -V 64 KiB x 50, every byte checked" t_rping_pattern
 add "" "" "loopback on one device: ibv_rc_pingpong" t_loop_rc_pingpong
 add "" "" "loopback on one device: ib_write_bw" t_loop_write_bw
-add "" "" "RoCE packets dropped: SEND ends in IBV_WC_RETRY_EXC_ERR" t_retry_exc
-if [ "$NETEM" = 1 ]; then
+# (the fabric's fault tests are the resilience issue's; its packets are IPv6)
+[ "$TOPO" = fabric ] ||
+	add "" "" "RoCE packets dropped: SEND ends in IBV_WC_RETRY_EXC_ERR" t_retry_exc
+if [ "$NETEM" = 1 ] && [ "$TOPO" != fabric ]; then
 	for g in "loss 1%|loss 1%" "reorder|delay 1ms reorder 25% 50%" \
 		"duplicate 2%|duplicate 2%" "jitter, 4 KiB messages|delay 5ms 5ms"; do
-		label=${g%%|*} args=${g#*|}
-		add "$label" "$args" ibv_rc_pingpong t_rc_pingpong
-		case $label in loss* | dup*) ;; *) add "$label" "$args" ibv_ud_pingpong t_ud_pingpong ;; esac
-		add "$label" "$args" ibv_srq_pingpong t_srq_pingpong
-		add "$label" "$args" "rping -V" t_rping_pattern
-		add "$label" "$args" ib_write_bw t_write_bw
-		add "$label" "$args" ib_read_bw t_read_bw
-		add "$label" "$args" ib_send_bw t_send_bw
+		label=${g%%|*} netem_args=${g#*|}
+		add "$label" "$netem_args" ibv_rc_pingpong t_rc_pingpong
+		case $label in loss* | dup*) ;; *) add "$label" "$netem_args" ibv_ud_pingpong t_ud_pingpong ;; esac
+		add "$label" "$netem_args" ibv_srq_pingpong t_srq_pingpong
+		add "$label" "$netem_args" "rping -V" t_rping_pattern
+		add "$label" "$netem_args" ib_write_bw t_write_bw
+		add "$label" "$netem_args" ib_read_bw t_read_bw
+		add "$label" "$netem_args" ib_send_bw t_send_bw
 	done
 fi
 
@@ -310,17 +316,17 @@ txp() { # txp a|b: packets sent by that side's veth
 tx0_a=$(txp a) tx0_b=$(txp b)
 cur_netem=
 for c in "${SEL[@]}"; do
-	IFS='|' read -r label args _ fn <<<"$c"
-	if [ "$args" != "$cur_netem" ]; then
+	IFS='|' read -r label netem_args _ fn <<<"$c"
+	if [ "$netem_args" != "$cur_netem" ]; then
 		topo_netem_clear
-		if [ -n "$args" ]; then
+		if [ -n "$netem_args" ]; then
 			# shellcheck disable=SC2086
-			topo_netem $args || ktap_info "tc netem $args failed"
-			ktap_info "netem on $VETH_A and $VETH_B: $args"
+			topo_netem $netem_args || ktap_info "tc netem $netem_args failed"
+			ktap_info "netem on $VETH_A and $VETH_B: $netem_args"
 		fi
-		cur_netem=$args
+		cur_netem=$netem_args
 	fi
-	case $args in "") LOAD=full ;; *"delay 5ms 5ms"*) LOAD=light ;; *) LOAD=netem ;; esac
+	case $netem_args in "") LOAD=full ;; *"delay 5ms 5ms"*) LOAD=light ;; *) LOAD=netem ;; esac
 	CASE=$(casename "$c")
 	PORT=$((PORT + 1))
 	t=$SECONDS

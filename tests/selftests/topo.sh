@@ -20,7 +20,11 @@
 #                     vm-notes section 4. Works for rxe; the bench uses it
 #                     for every transport so that they do identical work.
 #
-#   topo_cleanup      undoes either (safe to call twice; use it as EXIT trap)
+#   topo_fabric mrc   two hosts of the lab fabric (fabric.sh, 4 planes of
+#                     SRv6 uSID switches) with their mrc devices, planes and
+#                     path sets; see topo_fabric below
+#
+#   topo_cleanup      undoes any of them (safe to call twice; use it as EXIT trap)
 #   topo_netem ARGS   "tc qdisc replace dev VETH root netem ARGS" on both ends
 #   topo_netem_clear  removes it
 #   on_a CMD... / on_b CMD...   run CMD on side A / B (in its namespace)
@@ -28,14 +32,16 @@
 #
 # After topo_ns/topo_host: TOPO_KIND TOPO_TYPE NS_A NS_B VETH_A VETH_B
 # DEV_A DEV_B IP_A IP_B IP6_A IP6_B GID_A GID_B (RoCE v2 GID index of IP_A on
-# DEV_A, IP_B on DEV_B). NS_A/NS_B are empty for topo_host.
+# DEV_A, IP_B on DEV_B). NS_A/NS_B are empty for topo_host. CM_A/CM_B: the
+# addresses rdma_cm tools use, when not IP_A/IP_B (topo_fabric).
 #
 # TOPO_ID (default: the shell's pid) makes the names unique.
 
 # shellcheck disable=SC2034 # the variables are for the sourcing script
 TOPO_ID=${TOPO_ID:-$$}
+TOPO_MRCCTL=${TOPO_MRCCTL:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/mrcctl" && pwd)/mrcctl}
 TOPO_KIND='' TOPO_TYPE='' NS_A='' NS_B='' VETH_A='' VETH_B='' DEV_A='' DEV_B=''
-IP_A=10.77.0.1 IP_B=10.77.0.2 IP6_A=fd77::1 IP6_B=fd77::2
+IP_A=10.77.0.1 IP_B=10.77.0.2 IP6_A=fd77::1 IP6_B=fd77::2 CM_A='' CM_B=''
 GID_A='' GID_B=''
 _topo_rules=0
 
@@ -99,17 +105,18 @@ gid_index() {
 	return 1
 }
 
-# _topo_wait_ready: both ports ACTIVE with their RoCE v2 IPv4 GIDs
+# _topo_wait_ready [ADDR_A ADDR_B]: both ports ACTIVE with RoCE v2 GIDs for
+# the addresses (default: the IPv4 ones)
 _topo_wait_ready() {
-	local end=$((SECONDS + ${TOPO_WAIT:-20}))
+	local end=$((SECONDS + ${TOPO_WAIT:-20})) ga=${1:-$IP_A} gb=${2:-$IP_B}
 	while :; do
 		# shellcheck disable=SC2034
-		GID_A=$(gid_index "$DEV_A" "$IP_A") && GID_B=$(gid_index "$DEV_B" "$IP_B") &&
+		GID_A=$(gid_index "$DEV_A" "$ga") && GID_B=$(gid_index "$DEV_B" "$gb") &&
 			on_a rdma link show "$DEV_A/1" 2>/dev/null | grep -q 'state ACTIVE' &&
 			on_b rdma link show "$DEV_B/1" 2>/dev/null | grep -q 'state ACTIVE' &&
 			return 0
 		if [ $SECONDS -ge $end ]; then
-			_topo_log "$DEV_A/$DEV_B: port not ACTIVE or no RoCE v2 GID for $IP_A/$IP_B"
+			_topo_log "$DEV_A/$DEV_B: port not ACTIVE or no RoCE v2 GID for $ga/$gb"
 			return 1
 		fi
 		sleep 0.2
@@ -183,12 +190,54 @@ topo_host() {
 	_topo_wait_ready
 }
 
-# topo_up TYPE KIND: topo_ns or topo_host
+# topo_fabric mrc
+# The lab fabric (fabric.sh): $TOPO_FABRIC hosts, planes, T1 per plane
+# (default "2 4 2"). Hosts h1 (side A) and h2 (side B) each get an mrc
+# device on p0 with p1.. as planes 1.. and the path sets of
+# `mrcctl fabric load`; RoCE GIDs are the node addresses fd00::1/fd00::2
+# (CM_A/CM_B, what rdma_cm tools use). The out-of-band TCP exchange of
+# perftest and the pingpongs (IPv4 only in perftest) runs on a separate
+# management veth, IP_A/IP_B. VETH_A/VETH_B are the hosts' p0.
+topo_fabric() {
+	local type=$1 h dev ns p
+	# shellcheck disable=SC2034
+	TOPO_KIND=fabric TOPO_TYPE=$type
+	[ "$type" = mrc ] || { _topo_log "the fabric topology is for mrc"; return 1; }
+	topo_modules "$type" || { _topo_log "no module for $type"; return 1; }
+	# shellcheck source-path=SCRIPTDIR
+	source "$(dirname "${BASH_SOURCE[0]}")/fabric.sh"
+	FABRIC_ID=$TOPO_ID
+	# shellcheck disable=SC2086 # three numbers
+	fabric_build ${TOPO_FABRIC:-2 4 2} || return 1
+	NS_A=$(fabric_ns h1) NS_B=$(fabric_ns h2) VETH_A=p0 VETH_B=p0
+	CM_A=$(fabric_node_addr 1) CM_B=$(fabric_node_addr 2)
+	DEV_A=${type}${TOPO_ID}a DEV_B=${type}${TOPO_ID}b
+	ip link add name mg netns "$NS_A" type veth peer name mg netns "$NS_B" || return 1
+	ip -n "$NS_A" addr add "$IP_A/24" dev mg
+	ip -n "$NS_B" addr add "$IP_B/24" dev mg
+	ip -n "$NS_A" link set mg up
+	ip -n "$NS_B" link set mg up
+	fabric_write_desc "$(fabric_dir)/fabric.desc" || return 1
+	for h in 1 2; do
+		if [ $h = 1 ]; then dev=$DEV_A ns=$NS_A; else dev=$DEV_B ns=$NS_B; fi
+		ip netns exec "$ns" rdma link add "$dev" type "$type" netdev p0 || return 1
+		for ((p = 1; p < FABRIC_PLANES; p++)); do
+			ip netns exec "$ns" "$TOPO_MRCCTL" plane add dev "$dev" netdev "p$p" id "$p" ||
+				return 1
+		done
+		ip netns exec "$ns" "$TOPO_MRCCTL" fabric load "$(fabric_dir)/fabric.desc" \
+			dev "$dev" host "h$h" >/dev/null || return 1
+	done
+	_topo_wait_ready "$CM_A" "$CM_B"
+}
+
+# topo_up TYPE KIND: topo_ns, topo_host or topo_fabric
 topo_up() {
 	case $2 in
 	ns) topo_ns "$1" ;;
 	host) topo_host "$1" ;;
-	*) _topo_log "unknown topology '$2' (ns or host)"; return 1 ;;
+	fabric) topo_fabric "$1" ;;
+	*) _topo_log "unknown topology '$2' (ns, host or fabric)"; return 1 ;;
 	esac
 }
 
@@ -221,10 +270,19 @@ topo_cleanup() {
 			done
 			_topo_rules=0
 		fi
+	elif [ "$TOPO_KIND" = fabric ]; then
+		rm -rf "$(fabric_dir)"
+		fabric_cleanup
 	else
 		[ -z "$NS_A" ] || ip netns del "$NS_A" 2>/dev/null
 		[ -z "$NS_B" ] || ip netns del "$NS_B" 2>/dev/null
 	fi
 	TOPO_KIND='' NS_A='' NS_B=''
 	return 0
+}
+
+# fabric_dir: scratch files of the fabric topology (made on first use)
+fabric_dir() {
+	local d=/tmp/mrc-fabric-$TOPO_ID
+	mkdir -p "$d" && echo "$d"
 }

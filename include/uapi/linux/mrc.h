@@ -21,22 +21,132 @@ enum mrc_port_state {
 	MRC_PORT_STATE_ACTIVE,
 };
 
+#define MRC_MAX_PATHS	256
+#define MRC_MAX_EVS	256
+
+/**
+ * enum mrc_plane_state - State of one plane.
+ * @MRC_PLANE_STATE_DOWN: The netdev is down or has no carrier; its EVs are not
+ *   used.
+ * @MRC_PLANE_STATE_UP: The plane carries packets.
+ */
+enum mrc_plane_state {
+	MRC_PLANE_STATE_DOWN,
+	MRC_PLANE_STATE_UP,
+};
+
+/**
+ * enum mrc_path_mode - How packets of a path are addressed.
+ * @MRC_PATH_MODE_UDP: Plain RoCEv2 to the peer's plane address; the EV is only
+ *   in the UDP source port and flow label (ECMP fabrics without SRv6).
+ * @MRC_PATH_MODE_USID: IPv6-in-IPv6: the outer destination is an SRv6 uSID
+ *   container (RFC 9800 NEXT-C-SID), the inner destination the peer's node
+ *   address (MRC 1.0).
+ */
+enum mrc_path_mode {
+	MRC_PATH_MODE_UDP,
+	MRC_PATH_MODE_USID,
+};
+
+/**
+ * enum mrc_ev_state - Path health of one entropy value (MRC 1.0 section 5).
+ * @MRC_EV_STATE_GOOD: Used for data.
+ * @MRC_EV_STATE_SKIP: Congested; skipped for a short while.
+ * @MRC_EV_STATE_ASSUMED_BAD: A packet was lost on it; not used until probes
+ *   succeed.
+ * @MRC_EV_STATE_DENIED: Set by the operator; never used.
+ */
+enum mrc_ev_state {
+	MRC_EV_STATE_GOOD,
+	MRC_EV_STATE_SKIP,
+	MRC_EV_STATE_ASSUMED_BAD,
+	MRC_EV_STATE_DENIED,
+};
+
 enum {
 	MRC_A_DEV_INDEX = 1,
 	MRC_A_DEV_NAME,
 	MRC_A_DEV_NETDEV_IFINDEX,
 	MRC_A_DEV_NODE_GUID,
 	MRC_A_DEV_PORT_STATE,
+	MRC_A_DEV_EV_COUNT,
+	MRC_A_DEV_PLANES,
 
 	__MRC_A_DEV_MAX,
 	MRC_A_DEV_MAX = (__MRC_A_DEV_MAX - 1)
 };
 
 enum {
+	MRC_A_PLANE_DEV_INDEX = 1,
+	MRC_A_PLANE_DEV_NAME,
+	MRC_A_PLANE_ID,
+	MRC_A_PLANE_IFINDEX,
+	MRC_A_PLANE_STATE,
+	MRC_A_PLANE_TX_PACKETS,
+	MRC_A_PLANE_TX_BYTES,
+	MRC_A_PLANE_RX_PACKETS,
+	MRC_A_PLANE_RX_BYTES,
+	MRC_A_PLANE_RETRANS,
+	MRC_A_PLANE_LOSSES,
+
+	__MRC_A_PLANE_MAX,
+	MRC_A_PLANE_MAX = (__MRC_A_PLANE_MAX - 1)
+};
+
+enum {
+	MRC_A_PATH_DEV_INDEX = 1,
+	MRC_A_PATH_DEV_NAME,
+	MRC_A_PATH_PEER,
+	MRC_A_PATH_PLANE,
+	MRC_A_PATH_MODE,
+	MRC_A_PATH_REMOTE,
+	MRC_A_PATH_USID,
+	MRC_A_PATH_LBLEN,
+	MRC_A_PATH_NFLEN,
+	MRC_A_PATH_ID,
+	MRC_A_PATH_TX_PACKETS,
+	MRC_A_PATH_TX_BYTES,
+
+	__MRC_A_PATH_MAX,
+	MRC_A_PATH_MAX = (__MRC_A_PATH_MAX - 1)
+};
+
+enum {
+	MRC_A_EV_DEV_INDEX = 1,
+	MRC_A_EV_DEV_NAME,
+	MRC_A_EV_QPN,
+	MRC_A_EV_INDEX,
+	MRC_A_EV_VALUE,
+	MRC_A_EV_PLANE,
+	MRC_A_EV_PATH_ID,
+	MRC_A_EV_STATE,
+	MRC_A_EV_TX_PACKETS,
+	MRC_A_EV_TX_BYTES,
+	MRC_A_EV_RETRANS,
+	MRC_A_EV_LOSSES,
+	MRC_A_EV_ECN,
+
+	__MRC_A_EV_MAX,
+	MRC_A_EV_MAX = (__MRC_A_EV_MAX - 1)
+};
+
+enum {
 	MRC_CMD_DEV_GET = 1,
+	MRC_CMD_DEV_SET,
+	MRC_CMD_PLANE_GET,
+	MRC_CMD_PLANE_ADD,
+	MRC_CMD_PLANE_DEL,
+	MRC_CMD_PATH_GET,
+	MRC_CMD_PATH_ADD,
+	MRC_CMD_PATH_DEL,
+	MRC_CMD_EV_GET,
+	MRC_CMD_PLANE_CHANGE_NTF,
+	MRC_CMD_PATH_CHANGE_NTF,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = (__MRC_CMD_MAX - 1)
 };
+
+#define MRC_MCGRP_CONFIG	"config"
 
 #endif /* _UAPI_LINUX_MRC_H */

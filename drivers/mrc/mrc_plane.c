@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Planes: the Ethernet netdevs of a device. Plane 0 is the netdev of
+ * "rdma link add"; planes 1..15 are added and removed over netlink.
+ *
+ * Locking: planes are added, removed and change state under RTNL (netlink
+ * handlers take it; netdev notifiers run with it), and are read under RCU
+ * by the packet paths. A plane holds a reference on its netdev and is that
+ * netdev's rx_handler_data, so NETDEV_UNREGISTER finds it directly.
+ */
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+
+#include "mrc.h"
+
+bool mrc_plane_is_up(const struct net_device *ndev)
+{
+	return netif_running(ndev) && netif_oper_up(ndev);
+}
+
+/* Recompute the bit of @plane in planes_up. RTNL. */
+static void set_state(struct mrc_plane *plane)
+{
+	struct mrc_dev *mdev = plane->mdev;
+	u16 up = mdev->planes_up & ~BIT(plane->id);
+
+	ASSERT_RTNL();
+	if (mrc_plane_is_up(plane->ndev))
+		up |= BIT(plane->id);
+	WRITE_ONCE(mdev->planes_up, up);
+}
+
+/**
+ * mrc_plane_add() - attach @ndev to @mdev as a plane
+ * @mdev: the device
+ * @id: plane number, or -1 for the lowest free one
+ * @ndev: the netdev
+ * @extack: for the reason of a refusal
+ *
+ * Context: RTNL held.
+ * Return: the plane number, or -EINVAL, -EBUSY, -EEXIST, -ENOSPC, -ENOMEM.
+ */
+int mrc_plane_add(struct mrc_dev *mdev, int id, struct net_device *ndev,
+		  struct netlink_ext_ack *extack)
+{
+	struct mrc_plane *plane;
+	const char *why;
+	int err;
+
+	ASSERT_RTNL();
+	err = mrc_dev_netdev_usable(ndev, &why);
+	if (err) {
+		NL_SET_ERR_MSG_FMT(extack, "%s", why);
+		return err;
+	}
+	if (id < 0) {
+		for (id = 0; id < MRC_MAX_PLANES; id++)
+			if (!rtnl_dereference(mdev->planes[id]))
+				break;
+		if (id == MRC_MAX_PLANES) {
+			NL_SET_ERR_MSG_FMT(extack, "the device has %d planes already",
+					   MRC_MAX_PLANES);
+			return -ENOSPC;
+		}
+	} else if (id >= MRC_MAX_PLANES) {
+		NL_SET_ERR_MSG(extack, "plane number out of range");
+		return -EINVAL;
+	} else if (rtnl_dereference(mdev->planes[id])) {
+		NL_SET_ERR_MSG(extack, "the device has this plane already");
+		return -EEXIST;
+	}
+	plane = kzalloc(sizeof(*plane), GFP_KERNEL);
+	if (!plane)
+		return -ENOMEM;
+	plane->stats = alloc_percpu(struct mrc_plane_stats);
+	if (!plane->stats) {
+		kfree(plane);
+		return -ENOMEM;
+	}
+	plane->mdev = mdev;
+	plane->ndev = ndev;
+	plane->id = id;
+	netdev_hold(ndev, &plane->tracker, GFP_KERNEL);
+	err = mrc_net_attach(plane);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "the netdev already has a receive handler");
+		netdev_put(ndev, &plane->tracker);
+		free_percpu(plane->stats);
+		kfree(plane);
+		return err;
+	}
+	rcu_assign_pointer(mdev->planes[id], plane);
+	set_state(plane);
+	mrc_dbg(mdev, "plane %d: %s\n", id, ndev->name);
+	return id;
+}
+
+static void remove(struct mrc_dev *mdev, struct mrc_plane *plane)
+{
+	RCU_INIT_POINTER(mdev->planes[plane->id], NULL);
+	WRITE_ONCE(mdev->planes_up, mdev->planes_up & ~BIT(plane->id));
+	mrc_net_detach(plane->ndev);	/* waits for receivers (synchronize_net) */
+	synchronize_net();		/* and for transmitters */
+	netdev_put(plane->ndev, &plane->tracker);
+	free_percpu(plane->stats);
+	kfree(plane);
+}
+
+/**
+ * mrc_plane_del() - detach plane @id (not plane 0: that is the device's)
+ * @mdev: the device
+ * @id: plane number
+ * @extack: for the reason of a refusal
+ *
+ * QPs keep their EVs on the plane; they skip them while it is gone.
+ *
+ * Context: RTNL held.
+ * Return: 0, -EINVAL (plane 0) or -ENOENT.
+ */
+int mrc_plane_del(struct mrc_dev *mdev, u32 id, struct netlink_ext_ack *extack)
+{
+	struct mrc_plane *plane;
+
+	ASSERT_RTNL();
+	if (!id) {
+		NL_SET_ERR_MSG(extack, "plane 0 is the device's own netdev: use rdma link delete");
+		return -EINVAL;
+	}
+	plane = id < MRC_MAX_PLANES ? rtnl_dereference(mdev->planes[id]) : NULL;
+	if (!plane) {
+		NL_SET_ERR_MSG(extack, "no such plane");
+		return -ENOENT;
+	}
+	remove(mdev, plane);
+	return 0;
+}
+
+/* The device goes away, or its plane-0 netdev does. RTNL. */
+void mrc_plane_del_all(struct mrc_dev *mdev)
+{
+	struct mrc_plane *plane;
+	int i;
+
+	ASSERT_RTNL();
+	for (i = 0; i < MRC_MAX_PLANES; i++) {
+		plane = rtnl_dereference(mdev->planes[i]);
+		if (plane)
+			remove(mdev, plane);
+	}
+}
+
+/**
+ * mrc_plane_event() - a netdev changed state or is going away
+ * @ndev: the netdev
+ *
+ * Planes 1..15 leave their device when their netdev unregisters (also when
+ * it moves to another namespace); plane 0 takes its device with it, which
+ * mrc_dev_netdev_unregister() handles.
+ *
+ * Context: RTNL held (netdev notifier).
+ */
+void mrc_plane_event(struct net_device *ndev)
+{
+	struct mrc_plane *plane = mrc_net_plane(ndev);
+	struct mrc_dev *mdev;
+	u32 id;
+
+	if (!plane)
+		return;
+	mdev = plane->mdev;
+	id = plane->id;
+	if (ndev->reg_state >= NETREG_UNREGISTERING) {
+		if (!id)
+			return;
+		remove(mdev, plane);
+	} else {
+		u16 was = mdev->planes_up;
+
+		set_state(plane);
+		if (was == mdev->planes_up)
+			return;
+	}
+	mrc_nl_notify_plane(mdev, id, dev_net(ndev));
+}
+
+/* Sum the per-CPU counters of @plane into @sum. */
+void mrc_plane_stats(const struct mrc_plane *plane, struct mrc_plane_stats *sum)
+{
+	int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < MRC_NUM_PCOUNTERS; i++)
+			sum->c[i] += per_cpu_ptr(plane->stats, cpu)->c[i];
+}
+
+/* Count on plane @id of @mdev, if it (still) exists. */
+void mrc_plane_count_id(struct mrc_dev *mdev, u32 id, enum mrc_plane_counter c,
+			u64 n)
+{
+	struct mrc_plane *plane;
+
+	rcu_read_lock();
+	plane = id < MRC_MAX_PLANES ? rcu_dereference(mdev->planes[id]) : NULL;
+	if (plane)
+		mrc_plane_count(plane, c, n);
+	rcu_read_unlock();
+}

@@ -1,0 +1,297 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Multipath over the lab fabric (fabric.sh): two hosts, 4 planes of Linux
+# SRv6 uSID switches (seg6local End, flavor next-csid), 2 T1 per plane.
+# Each host has one mrc device with its 4 plane netdevs and the path sets of
+# `mrcctl fabric load` (topo_fabric in topo.sh): 8 uSID paths to the peer.
+#
+#   - the configuration: planes, paths = the fabric's containers
+#   - spray balance: a large ib_write_bw; every plane within +-10 % of the
+#     mean, every path used; per-plane counters agree in mrcctl and rdma(8)
+#   - the EV set of a live QP: 128 EVs, 32 per plane, all used; ECN marks
+#     set by a switch on one path counted on that path's EVs only
+#   - on the wire: tcpdump at a T1 shows the shifted uSID container outside
+#     and the RoCEv2 packet (node address to node address) inside
+#   - unequal planes (netem delay 0/1/2/5 ms): data verified end to end
+#   - planes shaped to equal rates: aggregate >= 80 % of their sum
+#   - plane netdev down/up, MTU change, unregister: the plane stops and
+#     resumes, traffic goes on, nothing dangles
+#   - bad input: clear errors, and nothing changed
+#   - UDP/ECMP mode: path sets of plane addresses, traffic on every plane
+#
+# Environment: MRC_TIMEOUT_SCALE (slow kernels: also smaller transfers),
+# MRC_MP_MIB (spray transfer, MiB; default 256, 32 when scaled),
+# MRC_MP_KBIT (kbit/s per shaped plane; default 5000, 500 when scaled).
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2317 # functions called through variables and traps
+DIR=$(cd "$(dirname "$0")" && pwd)
+source "$DIR/lib.sh"
+source "$DIR/topo.sh"
+require_root
+for t in ib_write_bw ibv_rc_pingpong rping tcpdump jq tc; do
+	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
+done
+[ -x "$TOPO_MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit "$KSFT_SKIP"; }
+
+SCALE=${MRC_TIMEOUT_SCALE:-1}
+TMO=$((120 * ${SCALE%.*}))
+# shaped planes must add up to less than the VM can push through the fabric
+# (~50 Mbit/s under TCG, a tenth of it on the KASAN kernel)
+if [ "${SCALE%.*}" -gt 1 ]; then MIB=${MRC_MP_MIB:-32} RATE=${MRC_MP_KBIT:-500}
+else MIB=${MRC_MP_MIB:-256} RATE=${MRC_MP_KBIT:-5000}; fi
+LOGS=$(mktemp -d /tmp/mrc_mp.XXXXXX)
+trap 'topo_cleanup; rm -rf "$LOGS"' EXIT
+
+A() { ip netns exec "$NS_A" "$TOPO_MRCCTL" "$@"; }
+PORT=$((20000 + $$ % 20000))
+
+# pair SERVER... -- CLIENT...: server on h2, client on h1; both must exit 0
+pair() {
+	local srv=() spid rc
+	while [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	PORT=$((PORT + 1))
+	timeout -k 5 "$TMO" ip netns exec "$NS_B" "${srv[@]}" -p "$PORT" >"$LOGS/srv" 2>&1 &
+	spid=$!
+	sleep 1
+	timeout -k 5 "$TMO" ip netns exec "$NS_A" "$@" -p "$PORT" >"$LOGS/cli" 2>&1
+	rc=$?
+	[ $rc = 0 ] || kill "$spid" 2>/dev/null
+	wait "$spid" || rc=1
+	[ $rc = 0 ] || { tail -5 "$LOGS/srv"; tail -5 "$LOGS/cli"; }
+	return $rc
+}
+pingpong() { # pingpong ITERS SIZE: ibv_rc_pingpong, every buffer checked (-c)
+	pair ibv_rc_pingpong -d "$DEV_B" -g "$GID_B" -n "$1" -s "$2" -c -- \
+		ibv_rc_pingpong -d "$DEV_A" -g "$GID_A" -n "$1" -s "$2" -c "$IP_B" &&
+		grep -q "$1 iters in" "$LOGS/cli"
+}
+rping_v() { # rping_v SIZE COUNT: rdma_cm over the node addresses, -V compares
+	local spid rc
+	PORT=$((PORT + 1))
+	timeout -k 5 "$TMO" ip netns exec "$NS_B" rping -s -a "$CM_B" -p "$PORT" -S "$1" \
+		-C "$2" -V -v >"$LOGS/srv" 2>&1 &
+	spid=$!
+	sleep 1
+	timeout -k 5 "$TMO" ip netns exec "$NS_A" rping -c -a "$CM_B" -I "$CM_A" -p "$PORT" \
+		-S "$1" -C "$2" -V -v >"$LOGS/cli" 2>&1
+	rc=$?
+	wait "$spid" || rc=1
+	if [ "$rc" != 0 ] || ! grep -q "rdma-ping-$(($2 - 1)):" "$LOGS/cli"; then
+		tail -3 "$LOGS/cli"
+		return 1
+	fi
+}
+# ib_write_bw h1 -> h2. -u 18 (QP timeout 1 s): a full window queues in
+# front of the ACKs in the switches for longer than the default 67 ms under
+# emulation, the KASAN kernel most.
+write_bw() { # write_bw SIZE ITERS [ARGS]
+	local s=$1 n=$2
+	shift 2
+	pair ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 --report_gbits -s "$s" -n "$n" "$@" -- \
+		ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 --report_gbits -s "$s" -n "$n" "$@" "$IP_B"
+}
+# the average Gb/s of the last ib_write_bw client
+bw_gbps() { awk '$1 ~ /^[0-9]+$/ && NF >= 5 { v = $4 } END { printf "%.4f", v }' "$LOGS/cli"; }
+
+# plane_tx: "id tx_bytes" per plane of h1's device
+plane_tx() { A -j plane show dev "$DEV_A" | jq -r '.[] | "\(.plane) \(.tx_bytes)"'; }
+path_tx() { A -j path show dev "$DEV_A" | jq -r '.[] | "\(.path) \(.tx_packets)"'; }
+
+ktap_header 31
+t0=$SECONDS
+if ! topo_fabric mrc >"$LOGS/topo" 2>&1; then
+	ktap_fail "fabric: 2 hosts x 4 planes x 2 T1, mrc devices, planes, path sets"
+	sed 's/^/#   /' "$LOGS/topo" | tail -15
+	ktap_finish
+fi
+ktap_pass "fabric: 2 hosts x 4 planes x 2 T1, mrc devices, planes, path sets ($((SECONDS - t0))s)"
+
+# -- configuration
+check "dev show: 4 planes, 128 EVs" \
+	bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
+		A -j dev show $DEV_A | jq -e '.[0].planes == 4 and .[0].evs == 128'"
+want=$(fabric_paths h1 h2 | sort)
+got=$(A -j path show dev "$DEV_A" | jq -r '.[] | select(.peer == "fd00::2") | "\(.plane) \(.usid)"' | sort)
+check "fabric load: the 8 uSID paths of the fabric to the peer" \
+	bash -c "[ '$want' = '$got' ] && [ \$(wc -l <<<'$got') = 8 ]"
+check "plane show: 4 planes UP on the right netdevs" \
+	bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
+		A -j plane show dev $DEV_A | jq -e '[.[] | select(.state == \"UP\") | \"\(.plane):\(.netdev)\"] == [\"0:p0\",\"1:p1\",\"2:p2\",\"3:p3\"]'"
+
+# -- spray balance
+b0=$(plane_tx) p0=$(path_tx)
+t=$SECONDS
+check "ib_write_bw $MIB MiB over 4 planes" write_bw 1048576 "$MIB"
+ktap_info "ib_write_bw $MIB MiB: $(bw_gbps) Gb/s in $((SECONDS - t))s"
+b1=$(plane_tx) p1=$(path_tx)
+bal=$(join <(echo "$b0") <(echo "$b1") | awk '{ d[$1] = $3 - $2; s += d[$1]; n++ }
+	END { m = s / n; w = 0; for (k in d) { e = (d[k] - m) / m; if (e < 0) e = -e;
+		if (e > w) w = e; printf "plane %s %d bytes; ", k, d[k] }
+		printf "mean %d, worst %.2f %%\n", m, w * 100 }')
+ktap_info "spray: $bal"
+check "spray balance: every plane within 10 % of the mean" \
+	bash -c "awk '{ w = \$NF } END { exit !(w + 0 <= 10) }' <<<'${bal% %}'"
+check "every configured path carried traffic" \
+	bash -c "join <(echo '$p0') <(echo '$p1') | awk '\$3 <= \$2 { bad++ } END { exit bad > 0 || NR != 8 }'"
+rstat=$(ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0] | "\(.p0_tx_bytes) \(.p3_tx_bytes)"')
+mstat=$(A -j plane show dev "$DEV_A" | jq -r '"\(.[0].tx_bytes) \(.[3].tx_bytes)"')
+check "per-plane counters: rdma statistic = mrcctl ($rstat)" test "$rstat" = "$mstat"
+
+# -- the EV set of a live QP; meanwhile T0 t0-p1-0 marks every packet it
+# sends to T1 t1-p1-0 ECN CE (tc pedit), which only the EVs of that path
+# must report
+mark=$(fabric_ns t0-p1-0)
+tc -n "$mark" qdisc add dev u0 root handle 1: prio
+tc -n "$mark" filter add dev u0 parent 1: protocol ipv6 matchall \
+	action pedit ex munge ip6 traffic_class set 3 retain 3
+marked=$(A -j path show dev "$DEV_A" |
+	jq -r ".[] | select(.usid | startswith(\"fc00:0:$(fabric_usid t0-p1-0):$(fabric_usid t1-p1-0):\")) | .path")
+PORT=$((PORT + 1))
+timeout "$TMO" ip netns exec "$NS_B" ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -D 8 -p "$PORT" >/dev/null 2>&1 &
+spid=$!
+sleep 1
+timeout "$TMO" ip netns exec "$NS_A" ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -D 8 -p "$PORT" "$IP_B" >/dev/null 2>&1 &
+cpid=$!
+qpn=''
+for _ in $(seq 50); do
+	qpn=$(ip netns exec "$NS_A" rdma -j res show qp | jq -r ".[] | select(.ifname == \"$DEV_A\" and .type == \"RC\") | .lqpn" | head -1)
+	[ -n "$qpn" ] && break
+	sleep 0.2
+done
+sleep 3
+A -j ev show dev "$DEV_A" qpn "${qpn:-0}" >"$LOGS/evs" 2>&1
+wait "$cpid" "$spid"
+tc -n "$mark" qdisc del dev u0 root
+ev_ok() {
+	jq -e 'length == 128 and ([group_by(.plane)[] | length] == [32, 32, 32, 32]) and
+		all(.[]; .tx_packets > 0 and .state == "GOOD")' "$LOGS/evs" >/dev/null && return 0
+	jq -c '{evs: length, per_plane: [group_by(.plane)[] | length],
+		unused: [.[] | select(.tx_packets == 0) | .ev]}' "$LOGS/evs" || head -3 "$LOGS/evs"
+	return 1
+}
+check "ev show: 128 EVs of QP ${qpn:-?}, 32 per plane, all used" ev_ok
+# shellcheck disable=SC2016 # $m is jq's
+check "ECN: CE marks at t0-p1-0 -> t1-p1-0 counted on that path's EVs (path $marked) only" \
+	jq -e --argjson m "${marked:-99}" '([.[] | select(.path == $m)] | length > 0 and all(.[]; .ecn > 0)) and
+		all(.[] | select(.path != $m); .ecn == 0)' "$LOGS/evs"
+
+# -- on the wire
+cap() { # cap NODE DEV FILE: capture 20 IPv6-in-IPv6 packets arriving on DEV
+	ip netns exec "$(fabric_ns "$1")" timeout "$TMO" tcpdump -nn -q -l -Q in -c 20 -i "$2" \
+		'ip6 and ip6[6] == 41' >"$3" 2>/dev/null &
+}
+cap t1-p0-0 d0 "$LOGS/t1.cap"; c1=$!
+cap h2 p0 "$LOGS/h2.cap"; c2=$!
+sleep 2
+pingpong 500 4096 >/dev/null
+wait "$c1" "$c2"
+t1da=fc00:0:$(fabric_usid t1-p0-0):$(fabric_usid t0-p0-1):$(fabric_usid h2)::
+check "tcpdump at T1 t1-p0-0: outer DA $t1da (uSIDs shifted once), inner fd00::1 > fd00::2 UDP 4791" \
+	grep -qE "IP6 2001:db8:0:1::1 > $t1da: IP6 fd00::1\.[0-9]+ > fd00::2\.4791: " "$LOGS/t1.cap"
+h2da=fc00:0:$(fabric_usid h2)::
+check "tcpdump at h2 p0: outer DA $h2da (the last uSID), inner intact" \
+	grep -qE "> $h2da: IP6 fd00::1\.[0-9]+ > fd00::2\.4791: " "$LOGS/h2.cap"
+ktap_info "at t1-p0-0: $(grep -m1 IP6 "$LOGS/t1.cap")"
+
+# -- unequal planes
+for p in 0 1 2 3; do fabric_netem "h1-p$p" delay "$((p == 3 ? 5 : p))ms"; done
+check "unequal planes (delay 0/1/2/5 ms): ibv_rc_pingpong -c, 4 KiB x 200" pingpong 200 4096
+check "unequal planes: rping -V 64 KiB x 10, every byte compared" rping_v 65535 10
+check "unequal planes: ib_write_bw 64 KiB x 200" write_bw 65536 200
+for p in 0 1 2 3; do fabric_netem_clear "h1-p$p"; done
+
+# -- planes shaped to equal rates
+for p in 0 1 2 3; do fabric_netem "h1-p$p" rate "${RATE}kbit"; done
+write_bw 65536 $((RATE / 25)) >/dev/null
+agg=$(bw_gbps)
+for p in 0 1 2 3; do fabric_netem_clear "h1-p$p"; done
+check "4 planes shaped to $RATE kbit/s each: aggregate $agg Gb/s >= 80 % of $((4 * RATE)) kbit/s" \
+	awk -v a="$agg" -v r="$RATE" 'BEGIN { exit !(a * 1e6 >= 0.8 * 4 * r) }'
+
+# -- plane netdev events
+# fabric_link_down/up: both ends of the host links, routes restored on up
+for h in h1 h2; do fabric_link_down "$h-p3"; done
+check "p3 down: plane 3 DOWN" bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
+	A -j plane show dev $DEV_A | jq -e '.[3].state == \"DOWN\"'"
+tx3=$(plane_tx | awk '$1 == 3 { print $2 }')
+check "p3 down: traffic goes on over planes 0-2" pingpong 200 4096
+check "p3 down: nothing sent on plane 3" \
+	test "$(plane_tx | awk '$1 == 3 { print $2 }')" = "$tx3"
+for h in h1 h2; do fabric_link_up "$h-p3"; done
+wait_for 10 bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
+	A -j plane show dev $DEV_A | jq -e '.[3].state == \"UP\"'"
+pingpong 200 4096 >/dev/null
+check "p3 up: plane 3 carries traffic again" \
+	test "$(plane_tx | awk '$1 == 3 { print $2 }')" -gt "$tx3"
+fabric_on h1 ip link set p2 mtu 1400
+check "MTU change on a plane: traffic goes on" pingpong 100 1024
+fabric_on h1 ip link set p2 mtu 1500
+fabric_on h2 ip link set p3 down
+fabric_on h1 ip link del p3
+check "plane netdev unregistered: the plane leaves the device" \
+	bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
+		A -j plane show dev $DEV_A | jq -e '[.[].plane] == [0, 1, 2]'"
+check "after the unregister: traffic over the other planes, data checked" pingpong 200 4096
+
+# -- bad input: a clear error, and nothing changed
+before="$(A -j plane show dev "$DEV_A" | jq -c 'map(del(.tx_packets, .tx_bytes, .rx_packets, .rx_bytes))')$(A -j path show dev "$DEV_A" | jq -c 'map(del(.tx_packets, .tx_bytes))')"
+bad() { # bad MESSAGE-PATTERN ARGS...: mrcctl in h1 fails saying so
+	local pat=$1 out rc
+	shift
+	out=$(A "$@" 2>&1); rc=$?
+	if [ "$rc" = 0 ] || ! grep -qiE "$pat" <<<"$out"; then
+		echo "exit $rc: $out"
+		return 1
+	fi
+}
+errs=0
+bad "no such mrc device" plane show dev nosuch || errs=$((errs + 1))
+bad "no uSID after the locator block" path add dev "$DEV_A" peer fd00::2 plane 0 usid fc00:0:: || errs=$((errs + 1))
+bad "zero uSID before" path add dev "$DEV_A" peer fd00::2 plane 0 usid fc00:0:1000:0:1001:: || errs=$((errs + 1))
+bad "not a unicast" path add dev "$DEV_A" peer fd00::2 plane 0 usid ff02:0:1000:: || errs=$((errs + 1))
+bad "already has this path" path add dev "$DEV_A" peer fd00::2 plane 0 \
+	usid "$(fabric_paths h1 h2 | awk '$1 == 0 { print $2; exit }')" || errs=$((errs + 1))
+bad "no such plane" path add dev "$DEV_A" peer fd00::2 plane 9 remote 2001:db8:9:2::1 || errs=$((errs + 1))
+bad "global unicast IPv6 node address" path add dev "$DEV_A" peer fe80::2 plane 0 remote 2001:db8:0:2::1 || errs=$((errs + 1))
+bad "no path set for this peer" path del dev "$DEV_A" peer fd00::99 || errs=$((errs + 1))
+bad "no such netdev" plane add dev "$DEV_A" netdev nosuch0 || errs=$((errs + 1))
+bad "already a plane" plane add dev "$DEV_A" netdev p1 || errs=$((errs + 1))
+bad "plane 0 is the device's own" plane del dev "$DEV_A" id 0 || errs=$((errs + 1))
+bad "." dev set "$DEV_A" evs 1000 || errs=$((errs + 1))
+after="$(A -j plane show dev "$DEV_A" | jq -c 'map(del(.tx_packets, .tx_bytes, .rx_packets, .rx_bytes))')$(A -j path show dev "$DEV_A" | jq -c 'map(del(.tx_packets, .tx_bytes))')"
+check "bad input (12 kinds): each refused with a clear message" test "$errs" = 0
+check "bad input: plane show and path show unchanged" test "$before" = "$after"
+# a plane in another namespace: mrcctl resolves names in its own
+ip link add name xp0 netns "$NS_B" type dummy
+check "a netdev of another namespace cannot become a plane" \
+	bad "no such netdev" plane add dev "$DEV_A" netdev xp0
+# 16 planes at most
+for i in $(seq 3 15); do ip -n "$NS_A" link add name "x$i" type dummy; done
+for i in $(seq 3 15); do A plane add dev "$DEV_A" netdev "x$i" >/dev/null || break; done
+ip -n "$NS_A" link add name x16 type dummy
+check "a 17th plane is refused" bad "16 planes already" plane add dev "$DEV_A" netdev x16
+for i in $(seq 3 15); do ip -n "$NS_A" link del "x$i"; done
+check "dummy planes gone with their netdevs: planes 0-2 left" \
+	bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
+		A -j plane show dev $DEV_A | jq -e '[.[].plane] == [0, 1, 2]'"
+# -- UDP/ECMP mode: no SRv6, packets to the peer's plane address, the EV
+# only in UDP source port and flow label (the fabric routes plane addresses)
+udp_paths() { # udp_paths NS DEV PEER-NODE PEER-HOST
+	local p
+	ip netns exec "$1" "$TOPO_MRCCTL" path del dev "$2" peer "$3" || return 1
+	for p in 0 1 2; do
+		ip netns exec "$1" "$TOPO_MRCCTL" path add dev "$2" peer "$3" plane "$p" \
+			remote "$(fabric_plane_addr "$4" "$p")" || return 1
+	done
+}
+udp_setup() { udp_paths "$NS_A" "$DEV_A" "$CM_B" 2 && udp_paths "$NS_B" "$DEV_B" "$CM_A" 1; }
+check "udp mode: path sets of plane addresses, no uSIDs" udp_setup
+u0=$(plane_tx)
+check "udp mode: ibv_rc_pingpong -c, 4 KiB x 200" pingpong 200 4096
+u1=$(plane_tx)
+check "udp mode: planes 0-2 all carried the traffic" \
+	bash -c "join <(echo '$u0') <(echo '$u1') | awk '\$3 <= \$2 { bad++ } END { exit bad > 0 || NR != 3 }'"
+ktap_info "mrc_multipath: $((SECONDS - t0))s"
+ktap_finish

@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrcctl against test-nlmock.so, a stand-in for the kernel's "mrc" family:
+# what mrcctl sends (attributes), how it prints replies (text, JSON, stats
+# table) and kernel errors (extack, exit 1). Runs on any host: no module,
+# no root. The real family is tested by tests/selftests/mrcctl.sh in the VM.
+#
+#   make -C tools/mrcctl check      (or: [ MRCCTL=PATH ] ./test-mock.sh)
+
+source "$(dirname "$0")/test-lib.sh"
+MOCK=$tmp/test-nlmock.so
+# shellcheck disable=SC2046
+${CC:-cc} -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 -fPIC -shared \
+	-I"$dir/../../include/uapi" $(pkg-config --cflags libmnl) -o "$MOCK" \
+	"$dir/test-nlmock.c" $(pkg-config --libs libmnl) || exit 1
+export LD_PRELOAD=$MOCK MOCK_LOG=$tmp/log
+
+# sent DESC WANT -- ARGS...: mrcctl ARGS succeeds and sends exactly WANT
+# (test-nlmock.c's log: "cmd=N [dump] ATTR=VALUE...", one line a request)
+sent() {
+	local desc=$1
+	[ -z "$2" ] && : >"$tmp/want-log" || printf '%s\n' "$2" >"$tmp/want-log"
+	shift 3
+	: >"$MOCK_LOG"
+	"$MRCCTL" "$@" >/dev/null 2>"$tmp/err" || { not_ok "$desc" "$(cat "$tmp/err")"; return; }
+	if diff -u "$tmp/want-log" "$MOCK_LOG" >"$tmp/diff"; then
+		ok "$desc"
+	else
+		not_ok "$desc" "$(cat "$tmp/diff")"
+	fi
+}
+
+json_same() { # ARGS...: -j and -j -p print the same, valid JSON
+	[ "$("$MRCCTL" -j "$@" | jq -c .)" = "$("$MRCCTL" -j -p "$@" | jq -c .)" ]
+}
+
+# ---- show -------------------------------------------------------------
+expect_lines "dev show: planes and evs at the end" \
+"mrc0: index 3 netdev lo state ACTIVE node_guid 0200:aaff:fe00:0001 planes 2 evs 16
+mrc1: index 4 netdev lo state ACTIVE node_guid 0200:aaff:fe00:0002 planes 2 evs 16" -- dev show
+check "dev show -j: planes, evs" bash -c \
+	"'$MRCCTL' -j dev show mrc1 | jq -e '.[0] | .dev == \"mrc1\" and .planes == 2 and .evs == 16'"
+
+expect_lines "plane show: one line a plane, 8-byte counters" \
+"mrc0 plane 0 netdev lo state UP tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0
+mrc0 plane 1 ifindex 999999 state DOWN tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1" -- \
+	plane show dev mrc0
+check "plane show -j: keys" bash -c \
+	"'$MRCCTL' -j plane show | jq -e 'length == 4 and .[0] == {dev: \"mrc0\", plane: 0, netdev: \"lo\",
+	state: \"UP\", tx_packets: 123, tx_bytes: 5000000000, rx_packets: 12, rx_bytes: 3456,
+	retrans: 0, losses: 0}'"
+sent "plane show dev: a filtered dump" "cmd=3 dump 2=mrc0" -- plane show dev mrc0
+sent "plane show: one dump of all" "cmd=3 dump" -- plane show
+
+expect_lines "path show dev: usid and udp lines" \
+"mrc1 peer fd00::2 plane 1 usid fc00:0:1100:2100:1101:e002:: path 3 tx 100 pkts 409600 bytes
+mrc1 peer fd00::2 plane 0 udp remote 2001:db8:0:2::1 path 0 tx 100 pkts 409600 bytes" -- \
+	path show dev mrc1
+check "path show -j: mode, usid, remote" bash -c \
+	"'$MRCCTL' -j path show dev mrc0 | jq -e '.[0].mode == \"usid\" and
+	.[0].usid == \"fc00:0:1100:2100:1101:e002::\" and (.[0] | has(\"remote\") | not) and
+	.[1].mode == \"udp\" and .[1].remote == \"2001:db8:0:2::1\" and .[1].path == 0'"
+sent "path show dev peer: filtered dump" "cmd=6 dump 2=mrc0 3=fd00::2" -- \
+	path show dev mrc0 peer fd00:0::2
+sent "path show: one dump of all devices" "cmd=6 dump" -- path show
+sent "path show peer: one dump, filtered" "cmd=6 dump 3=fd00::2" -- path show peer fd00::2
+
+expect_lines "ev show: the device from the request" \
+"mrc0 qpn 17 ev 5 value 0x1230a064 plane 1 path 3 state GOOD tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7
+mrc0 qpn 17 ev 6 value 0x1230a065 plane 1 path 3 state ASSUMED_BAD tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7" -- \
+	ev show dev mrc0 qpn 17
+sent "ev show: dev and qpn" "cmd=9 dump 2=mrc0 3=17" -- ev show qpn 17 dev mrc0
+check "ev show -j: value as a hex string" bash -c \
+	"'$MRCCTL' -j ev show dev mrc0 qpn 17 | jq -e '.[1] | .dev == \"mrc0\" and .ev == 6 and
+	.value == \"0x1230a065\" and .state == \"ASSUMED_BAD\" and .ecn == 7'"
+
+check "stats: the plane table" bash -c \
+	"'$MRCCTL' stats dev mrc0 | grep -Eq '^mrc0 +0 +lo +UP +123 +5000000000 +12 +3456 +0 +0$'"
+check "stats: the path table" bash -c \
+	"'$MRCCTL' stats dev mrc0 | grep -Eq '^mrc0 +fd00::2 +0 +0 +udp +100 +409600$'"
+sent "stats dev: two dumps" "cmd=3 dump 2=mrc0
+cmd=6 dump 2=mrc0" -- stats dev mrc0
+check "stats -j: planes and paths" bash -c \
+	"'$MRCCTL' -j stats | jq -e '(.planes | length) == 4 and (.paths | length) == 4'"
+for cmd in "dev show" "plane show" "path show" "ev show dev mrc0 qpn 1" "stats"; do
+	# shellcheck disable=SC2086
+	check "-j -p $cmd: valid, same as -j" json_same $cmd
+done
+
+# ---- changes ------------------------------------------------------------
+sent "dev set" "cmd=2 2=mrc0 6=64" -- dev set mrc0 evs 64
+sent "plane add: ifindex, id" "cmd=4 2=mrc0 4=1 3=3" -- plane add dev mrc0 netdev lo id 3
+sent "plane add without id" "cmd=4 2=mrc0 4=1" -- plane add netdev lo dev mrc0
+expect "plane add of a missing netdev: exit 1, nothing sent" 1 /dev/null \
+	'mrcctl: Error: no such netdev "nosuch0"' -- plane add dev mrc0 netdev nosuch0
+expect "plane del of a missing netdev: exit 1" 1 /dev/null \
+	'mrcctl: Error: no such netdev "nosuch0"' -- plane del dev mrc0 netdev nosuch0
+sent "plane del id" "cmd=5 2=mrc0 3=2" -- plane del dev mrc0 id 2
+sent "plane del netdev" "cmd=5 2=mrc0 4=1" -- plane del dev mrc0 netdev lo
+sent "path add usid remote" "cmd=7 2=mrc0 3=fd00::2 4=1 7=fc00:0:1100:2100:1101:e002:: 6=2001:db8::1" -- \
+	path add dev mrc0 peer fd00::2 plane 1 usid fc00:0:1100:2100:1101:e002:: remote 2001:db8::1
+sent "path add remote (udp)" "cmd=7 2=mrc0 3=fd00::2 4=0 6=2001:db8::1" -- \
+	path add dev mrc0 peer fd00::2 plane 0 remote 2001:db8::1
+sent "path del: a peer" "cmd=8 2=mrc0 3=fd00::2" -- path del dev mrc0 peer fd00::2
+sent "path del: a plane" "cmd=8 2=mrc0 3=fd00::2 4=2" -- path del dev mrc0 peer fd00::2 plane 2
+sent "path del: one path" "cmd=8 2=mrc0 3=fd00::2 4=2 6=::1" -- \
+	path del dev mrc0 peer fd00::2 plane 2 remote ::1
+
+# ---- kernel errors --------------------------------------------------------
+export MOCK_ERR="22:uSID container has a hole"
+expect "do: extack, exit 1" 1 /dev/null "mrcctl: Error: mrc0: uSID container has a hole (Invalid argument)" -- \
+	path add dev mrc0 peer fd00::2 plane 1 usid fc00:0:1100::2100
+expect "dump: the error in NLMSG_DONE, exit 1" 1 /dev/null "mrcctl: Error: mrc0: uSID container has a hole" -- \
+	ev show dev mrc0 qpn 3
+check "dump error with -j: still a JSON array" bash -c \
+	"'$MRCCTL' -j ev show dev mrc0 qpn 3 2>/dev/null | jq -e '. == []'"
+MOCK_ERR=1 expect "no extack: strerror only" 1 /dev/null "mrcctl: Error: mrc0: Operation not permitted" -- \
+	dev set mrc0 evs 8
+unset MOCK_ERR
+expect "unknown device: the kernel's message" 1 /dev/null "mrcctl: Error: nosuch: no such mrc device (No such device)" -- \
+	plane show dev nosuch
+
+# ---- fabric load ------------------------------------------------------------
+cat >"$tmp/f" <<'EOF'
+block fc00:0::/32
+planes 2
+t0 0 1000 1001
+t0 1 1100 1101
+t1 0 2000 2001
+t1 1 2100
+host a node fd00::1 t0 0 usid e001
+host b node fd00::2 t0 1 usid e002 plane 1 addr 2001:db8:1:2::1
+host c node fd00::3 t0 1 usid e003
+EOF
+sent "fabric load: one path add a path" \
+"cmd=7 2=mrc0 3=fd00::2 4=0 7=fc00:0:1000:2000:1001:e002::
+cmd=7 2=mrc0 3=fd00::2 4=0 7=fc00:0:1000:2001:1001:e002::
+cmd=7 2=mrc0 3=fd00::2 4=1 7=fc00:0:1100:2100:1101:e002:: 6=2001:db8:1:2::1
+cmd=7 2=mrc0 3=fd00::3 4=0 7=fc00:0:1000:2000:1001:e003::
+cmd=7 2=mrc0 3=fd00::3 4=0 7=fc00:0:1000:2001:1001:e003::
+cmd=7 2=mrc0 3=fd00::3 4=1 7=fc00:0:1100:2100:1101:e003::" -- fabric load "$tmp/f" dev mrc0 host a
+expect_lines "fabric load: summary" "loaded 6 paths to 2 peers" -- fabric load "$tmp/f" dev mrc0 host a
+expect_lines "fabric load -j: summary object" '{"paths":6,"peers":2}' -- -j fabric load "$tmp/f" dev mrc0 host a
+sent "fabric load -n: nothing sent" "" -- fabric load "$tmp/f" dev mrc0 host a -n
+: >"$MOCK_LOG"
+MOCK_ERR="17:path exists" MOCK_FAIL_AT=3 expect "fabric load: a kernel error stops the load" 1 /dev/null \
+	'mrcctl: Error: "path add dev mrc0 peer fd00::2 plane 1 usid fc00:0:1100:2100:1101:e002:: remote 2001:db8:1:2::1": path exists (File exists)' -- \
+	fabric load "$tmp/f" dev mrc0 host a
+check "fabric load: says how many were added" grep -qx "mrcctl: 2 of 6 paths were added before the error" "$tmp/err"
+check "fabric load: nothing sent after the error" bash -c "[ \$(wc -l <'$MOCK_LOG') = 3 ]"
+
+finish mock
