@@ -144,7 +144,7 @@ check "per-plane counters: rdma statistic = mrcctl ($rstat)" test "$rstat" = "$m
 # must report
 mark=$(fabric_ns t0-p1-0)
 tc -n "$mark" qdisc add dev u0 root handle 1: prio
-tc -n "$mark" filter add dev u0 parent 1: protocol ipv6 matchall \
+tc -n "$mark" filter add dev u0 parent 1: protocol ipv6 basic \
 	action pedit ex munge ip6 traffic_class set 3 retain 3
 marked=$(A -j path show dev "$DEV_A" |
 	jq -r ".[] | select(.usid | startswith(\"fc00:0:$(fabric_usid t0-p1-0):$(fabric_usid t1-p1-0):\")) | .path")
