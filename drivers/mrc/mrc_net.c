@@ -19,6 +19,7 @@
 #include <linux/etherdevice.h>
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
+#include <linux/seg6.h>
 #include <net/addrconf.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
@@ -28,6 +29,7 @@
 #include <net/udp.h>
 
 #include "mrc.h"
+#include "mrc_srv6.h"
 
 #define MRC_UDP_PORT	4791
 
@@ -73,9 +75,9 @@ static u32 icrc(struct sk_buff *skb, unsigned int nhlen)
 
 struct sk_buff *mrc_net_alloc(struct mrc_dev *mdev, u32 len)
 {
-	/* room for an outer and an inner IPv6 header (usid paths) */
+	/* room for an outer and an inner IPv6 header and an SRH */
 	unsigned int head = LL_MAX_HEADER + 2 * sizeof(struct ipv6hdr) +
-			    sizeof(struct udphdr);
+			    MRC_SRH_MAX_HLEN + sizeof(struct udphdr);
 	struct sk_buff *skb;
 
 	/* one packet: headers plus at most a 4096-byte payload */
@@ -278,6 +280,8 @@ static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
  * path its plane and its addressing:
  *   usid: outer IPv6 (plane address -> uSID container, next header 41) /
  *         inner IPv6 (node address -> peer node address) / UDP / ...
+ *   srh:  outer IPv6 (plane address -> first segment, next header 43) /
+ *         SRH (the segment list, next header 41) / inner IPv6 / UDP / ...
  *   udp:  IPv6 (plane address -> peer plane address) / UDP / ...
  * The flow label of both headers carries the EV's low 16 bits. The ICRC
  * covers the inner packet only: switches rewrite the outer one.
@@ -302,8 +306,7 @@ static void xmit_mp(struct mrc_dev *mdev, struct mrc_pathset *ps,
 	if (!plane)
 		goto drop;
 	net = dev_net(plane->ndev);
-	da = path->cfg.mode == MRC_PATH_MODE_USID ? &path->cfg.usid :
-						     &path->cfg.remote;
+	da = mrc_path_cfg_daddr(&path->cfg);
 	dst = route6(net, plane->ndev, &path->dc, da, &saddr);
 	if (!dst)
 		goto drop;
@@ -312,15 +315,25 @@ static void xmit_mp(struct mrc_dev *mdev, struct mrc_pathset *ps,
 	 * receiver reports the mark against this EV
 	 */
 	av.tclass = (av.tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
-	if (path->cfg.mode == MRC_PATH_MODE_USID) {
+	if (path->cfg.mode != MRC_PATH_MODE_UDP) {
+		u8 nexthdr = IPPROTO_IPV6;
 		struct ipv6hdr *ip6;
+		unsigned int n;
 
 		len = push_udp_ip(net, skb, &av, &av.saddr, &av.daddr);
+		if (path->cfg.mode == MRC_PATH_MODE_SRH) {
+			BUILD_BUG_ON(mrc_srv6_srh_len(MRC_PATH_MAX_SEGS) >
+				     MRC_SRH_MAX_HLEN);
+			n = path->cfg.nsegs;
+			mrc_srv6_srh_build(skb_push(skb, mrc_srv6_srh_len(n)),
+					   path->cfg.segs, n, IPPROTO_IPV6);
+			nexthdr = IPPROTO_ROUTING;
+		}
 		ip6 = skb_push(skb, sizeof(*ip6));
 		skb_reset_network_header(skb);
 		ip6_flow_hdr(ip6, av.tclass, htonl(av.flow_label & 0xfffff));
 		ip6->payload_len = htons(skb->len - sizeof(*ip6));
-		ip6->nexthdr = IPPROTO_IPV6;
+		ip6->nexthdr = nexthdr;
 		ip6->hop_limit = av.hop_limit;
 		ip6->saddr = saddr;
 		ip6->daddr = *da;
@@ -391,12 +404,28 @@ static bool udp_ours(struct sk_buff *skb, unsigned int off)
 }
 
 /*
+ * Does the outer IPv6 header of @skb end an SRH path here, with IPv6
+ * inside? Sets *outer to the bytes of both.
+ */
+static bool srh_at_end(struct sk_buff *skb, unsigned int *outer)
+{
+	unsigned int off = sizeof(struct ipv6hdr), len;
+
+	if (!pskb_may_pull(skb, off + sizeof(struct ipv6_sr_hdr)))
+		return false;
+	len = mrc_srv6_srh_end_len((void *)(skb->data + off), IPPROTO_IPV6);
+	*outer = off + len;
+	return len;
+}
+
+/*
  * Is this an MRC packet for this host? Sets *outer (bytes of an outer
  * IPv6 header to strip) and *nhlen (the IP header before UDP). A packet
  * is ours when it is RoCEv2 to a local address of the receiving plane, or
  * IPv6-in-IPv6 whose inner packet is RoCEv2 to the device's node address
- * (on plane 0's netdev): the outer destination is a uSID container that
- * the fabric consumed hop by hop and is not checked.
+ * (on plane 0's netdev), with or without an SRH that ends here: the outer
+ * destination is a uSID container or a segment that the fabric consumed
+ * hop by hop and is not checked.
  */
 static bool is_ours(struct mrc_plane *plane, struct sk_buff *skb,
 		    unsigned int *outer, unsigned int *nhlen)
@@ -433,9 +462,14 @@ static bool is_ours(struct mrc_plane *plane, struct sk_buff *skb,
 			return ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
 					     skb->dev, 0);
 		}
-		if (ip6->nexthdr != IPPROTO_IPV6)
+		if (ip6->nexthdr == IPPROTO_ROUTING) {
+			if (!srh_at_end(skb, outer))
+				return false;
+		} else if (ip6->nexthdr == IPPROTO_IPV6) {
+			*outer = sizeof(*ip6);
+		} else {
 			return false;
-		*outer = sizeof(*ip6);
+		}
 		if (!pskb_may_pull(skb, *outer + sizeof(*ip6)))
 			return false;
 		ip6 = (const struct ipv6hdr *)(skb->data + *outer);

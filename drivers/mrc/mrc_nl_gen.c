@@ -60,7 +60,7 @@ static const struct nla_policy mrc_path_get_nl_policy[MRC_A_PATH_PEER + 1] = {
 };
 
 /* MRC_CMD_PATH_ADD - do */
-static const struct nla_policy mrc_path_add_nl_policy[MRC_A_PATH_NFLEN + 1] = {
+static const struct nla_policy mrc_path_add_nl_policy[MRC_A_PATH_SEGS + 1] = {
 	[MRC_A_PATH_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_PATH_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_PATH_PEER] = NLA_POLICY_EXACT_LEN(16),
@@ -69,16 +69,18 @@ static const struct nla_policy mrc_path_add_nl_policy[MRC_A_PATH_NFLEN + 1] = {
 	[MRC_A_PATH_USID] = NLA_POLICY_EXACT_LEN(16),
 	[MRC_A_PATH_LBLEN] = { .type = NLA_U8, },
 	[MRC_A_PATH_NFLEN] = { .type = NLA_U8, },
+	[MRC_A_PATH_SEGS] = { .type = NLA_BINARY, },
 };
 
 /* MRC_CMD_PATH_DEL - do */
-static const struct nla_policy mrc_path_del_nl_policy[MRC_A_PATH_USID + 1] = {
+static const struct nla_policy mrc_path_del_nl_policy[MRC_A_PATH_SEGS + 1] = {
 	[MRC_A_PATH_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_PATH_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_PATH_PEER] = NLA_POLICY_EXACT_LEN(16),
 	[MRC_A_PATH_PLANE] = NLA_POLICY_MAX(NLA_U32, 15),
 	[MRC_A_PATH_REMOTE] = NLA_POLICY_EXACT_LEN(16),
 	[MRC_A_PATH_USID] = NLA_POLICY_EXACT_LEN(16),
+	[MRC_A_PATH_SEGS] = { .type = NLA_BINARY, },
 };
 
 /* MRC_CMD_EV_GET - dump */
@@ -148,14 +150,14 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.cmd		= MRC_CMD_PATH_ADD,
 		.doit		= mrc_nl_path_add_doit,
 		.policy		= mrc_path_add_nl_policy,
-		.maxattr	= MRC_A_PATH_NFLEN,
+		.maxattr	= MRC_A_PATH_SEGS,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd		= MRC_CMD_PATH_DEL,
 		.doit		= mrc_nl_path_del_doit,
 		.policy		= mrc_path_del_nl_policy,
-		.maxattr	= MRC_A_PATH_USID,
+		.maxattr	= MRC_A_PATH_SEGS,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

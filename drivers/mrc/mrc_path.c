@@ -65,6 +65,23 @@ static int usid_check(const struct mrc_path_cfg *cfg, const char **why)
 	return 0;
 }
 
+/* An SRH segment list: every segment is an address a packet may go to */
+static int srh_check(const struct mrc_path_cfg *cfg, const char **why)
+{
+	unsigned int i;
+
+	if (!cfg->nsegs || cfg->nsegs > MRC_PATH_MAX_SEGS) {
+		*why = "an srh path has 1 to " __stringify(MRC_PATH_MAX_SEGS) " segments";
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->nsegs; i++)
+		if (!unicast(&cfg->segs[i])) {
+			*why = "SRH segment is not a unicast address";
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /**
  * mrc_path_cfg_check() - is @cfg a path mrc can use?
  * @cfg: the path
@@ -91,6 +108,8 @@ int mrc_path_cfg_check(const struct mrc_path_cfg *cfg, const char **why)
 		return 0;
 	case MRC_PATH_MODE_USID:
 		return usid_check(cfg, why);
+	case MRC_PATH_MODE_SRH:
+		return srh_check(cfg, why);
 	default:
 		*why = "unknown path mode";
 		return -EINVAL;
@@ -98,15 +117,26 @@ int mrc_path_cfg_check(const struct mrc_path_cfg *cfg, const char **why)
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_path_cfg_check);
 
+static bool same_segs(const struct mrc_path_cfg *a, const struct mrc_path_cfg *b)
+{
+	return a->nsegs == b->nsegs &&
+	       !memcmp(a->segs, b->segs, a->nsegs * sizeof(a->segs[0]));
+}
+
 static bool same_path(const struct mrc_path *path, const struct mrc_path_cfg *c)
 {
 	const struct mrc_path_cfg *p = &path->cfg;
 
 	if (p->plane != c->plane || p->mode != c->mode)
 		return false;
-	if (c->mode == MRC_PATH_MODE_USID)
+	switch (c->mode) {
+	case MRC_PATH_MODE_USID:
 		return ipv6_addr_equal(&p->usid, &c->usid);
-	return ipv6_addr_equal(&p->remote, &c->remote);
+	case MRC_PATH_MODE_SRH:
+		return same_segs(p, c);
+	default:
+		return ipv6_addr_equal(&p->remote, &c->remote);
+	}
 }
 
 static struct mrc_path *new_path(const struct mrc_path_cfg *c)
@@ -214,6 +244,9 @@ static bool matches(const struct mrc_path *path, const struct mrc_path_cfg *c,
 		return false;
 	if ((match & MRC_PATH_MATCH_USID) &&
 	    (p->mode != MRC_PATH_MODE_USID || !ipv6_addr_equal(&p->usid, &c->usid)))
+		return false;
+	if ((match & MRC_PATH_MATCH_SEGS) &&
+	    (p->mode != MRC_PATH_MODE_SRH || !same_segs(p, c)))
 		return false;
 	if ((match & MRC_PATH_MATCH_REMOTE) &&
 	    !ipv6_addr_equal(&p->remote, &c->remote))

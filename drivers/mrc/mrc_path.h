@@ -53,23 +53,49 @@ static inline u8 mrc_ev_index(u32 ev) { return ev & 0xff; }
 static inline u16 mrc_ev_sport(u32 ev) { return ev >> 16; }
 static inline u32 mrc_ev_flow(u32 ev) { return ev & 0xffff; }
 
+/*
+ * Segments of an explicit SRH path: enough for a 3-tier Clos (T0, T1, T2,
+ * T1, T0, host), and small enough that the worst-case header stack still
+ * leaves a 1024-byte IB MTU on a 1280-byte IPv6 link (mrc_wire.h).
+ */
+#define MRC_PATH_MAX_SEGS	6
+
 /**
  * struct mrc_path_cfg - a path as the operator gives it
  * @plane: local plane it leaves on
  * @mode: enum mrc_path_mode
  * @lblen: uSID locator-block length (bits)
  * @nflen: uSID length (bits)
+ * @nsegs: srh mode: entries in @segs
  * @remote: the peer's address on this plane; :: when not given
  * @usid: usid mode: the uSID container (outer destination)
+ * @segs: srh mode: the segment list, first segment (outer destination)
+ *	first
  */
 struct mrc_path_cfg {
 	u8 plane;
 	u8 mode;
 	u8 lblen;
 	u8 nflen;
+	u8 nsegs;
 	struct in6_addr remote;
 	struct in6_addr usid;
+	struct in6_addr segs[MRC_PATH_MAX_SEGS];
 };
+
+/* The outer destination of a path */
+static inline const struct in6_addr *
+mrc_path_cfg_daddr(const struct mrc_path_cfg *cfg)
+{
+	switch (cfg->mode) {
+	case MRC_PATH_MODE_USID:
+		return &cfg->usid;
+	case MRC_PATH_MODE_SRH:
+		return &cfg->segs[0];
+	default:
+		return &cfg->remote;
+	}
+}
 
 /**
  * struct mrc_path - one path to a peer
@@ -173,6 +199,7 @@ void mrc_pathset_put(struct mrc_pathset *ps);
 #define MRC_PATH_MATCH_PLANE	BIT(0)
 #define MRC_PATH_MATCH_USID	BIT(1)
 #define MRC_PATH_MATCH_REMOTE	BIT(2)
+#define MRC_PATH_MATCH_SEGS	BIT(3)
 
 struct mrc_evset *mrc_evset_build(const struct mrc_pathset *ps, u32 n,
 				  u32 seed, gfp_t gfp);

@@ -7,10 +7,15 @@
  * uSID and forwards on the new address (Linux: seg6local End with the
  * next-csid flavour). The all-zero tail ends the container, so a uSID may
  * never be zero.
+ *
+ * And the Segment Routing Header of an explicit segment list (RFC 8754),
+ * which classic SRv6 End nodes walk.
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/errno.h>
+#include <linux/ipv6.h>
+#include <linux/seg6.h>
 #include <linux/string.h>
 
 #include "mrc_srv6.h"
@@ -101,3 +106,65 @@ bool mrc_srv6_usid_advance(struct in6_addr *da, const struct mrc_usid_fmt *fmt)
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_srv6_usid_advance);
+
+/**
+ * mrc_srv6_srh_build() - write the SRH of an explicit segment list
+ * @srh: room for mrc_srv6_srh_len(@n) bytes
+ * @segs: the segments in the order they are visited; the first one is the
+ *	  outer destination
+ * @n: entries in @segs, at least one
+ * @nexthdr: the header after the SRH
+ *
+ * RFC 8754 stores the list last segment first, with Segments Left pointing
+ * at the active (first) segment.
+ */
+void mrc_srv6_srh_build(struct ipv6_sr_hdr *srh, const struct in6_addr *segs,
+			unsigned int n, u8 nexthdr)
+{
+	unsigned int i;
+
+	memset(srh, 0, sizeof(*srh));
+	srh->nexthdr = nexthdr;
+	srh->hdrlen = 2 * n;	/* 8-octet units after the first 8 */
+	srh->type = IPV6_SRCRT_TYPE_4;
+	srh->segments_left = n - 1;
+	srh->first_segment = n - 1;
+	for (i = 0; i < n; i++)
+		srh->segments[i] = segs[n - 1 - i];
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_srv6_srh_build);
+
+/**
+ * mrc_srv6_srh_end_len() - does a packet's path end here?
+ * @srh: an IPv6 routing header (its first 8 bytes are readable)
+ * @nexthdr: the header that must follow it
+ *
+ * Return: the SRH's length when it is a segment routing header with no
+ * segment left and @nexthdr inside, else 0 (not an SRH, or a packet still
+ * on its way: not ours to end).
+ */
+unsigned int mrc_srv6_srh_end_len(const struct ipv6_sr_hdr *srh, u8 nexthdr)
+{
+	if (srh->type != IPV6_SRCRT_TYPE_4 || srh->segments_left ||
+	    srh->nexthdr != nexthdr)
+		return 0;
+	return ipv6_optlen(srh);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_srv6_srh_end_len);
+
+/**
+ * mrc_srv6_srh_advance() - do what an SRv6 End node does (RFC 8986 4.1)
+ * @srh: the SRH, updated in place
+ * @da: the packet's destination, set to the next segment
+ *
+ * Return: false when no segment is left (End would drop the packet).
+ */
+bool mrc_srv6_srh_advance(struct ipv6_sr_hdr *srh, struct in6_addr *da)
+{
+	if (!srh->segments_left || srh->segments_left > srh->first_segment)
+		return false;
+	srh->segments_left--;
+	*da = srh->segments[srh->segments_left];
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_srv6_srh_advance);

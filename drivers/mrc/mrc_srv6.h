@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SRv6 micro-SID (RFC 9800 NEXT-C-SID) containers: the outer IPv6
- * destination that names an MRC path hop by hop.
+ * destination that names an MRC path hop by hop; and Segment Routing
+ * Headers (RFC 8754) for explicit segment lists.
  */
 #ifndef _MRC_SRV6_H
 #define _MRC_SRV6_H
 
 #include <linux/in6.h>
 #include <linux/types.h>
+
+struct ipv6_sr_hdr;
 
 /**
  * struct mrc_usid_fmt - container layout, as Linux seg6local's
@@ -31,5 +34,16 @@ int mrc_srv6_usid_encode(struct in6_addr *da, const struct in6_addr *block,
 			 unsigned int n);
 bool mrc_srv6_usid_advance(struct in6_addr *da,
 			   const struct mrc_usid_fmt *fmt);
+
+/* Bytes of an SRH with @nsegs segments */
+static inline unsigned int mrc_srv6_srh_len(unsigned int nsegs)
+{
+	return 8 + 16 * nsegs;
+}
+
+void mrc_srv6_srh_build(struct ipv6_sr_hdr *srh, const struct in6_addr *segs,
+			unsigned int n, u8 nexthdr);
+unsigned int mrc_srv6_srh_end_len(const struct ipv6_sr_hdr *srh, u8 nexthdr);
+bool mrc_srv6_srh_advance(struct ipv6_sr_hdr *srh, struct in6_addr *da);
 
 #endif /* _MRC_SRV6_H */

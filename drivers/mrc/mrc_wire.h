@@ -19,7 +19,7 @@
 
 enum mrc_hdr_len {
 	MRC_IPV6_HLEN		= 40,
-	MRC_SRH1_HLEN		= 24,	/* SRH with a single 128-bit segment */
+	MRC_SRH_MAX_HLEN	= 104,	/* SRH with 6 segments (MRC_PATH_MAX_SEGS) */
 	MRC_UDP_HLEN		= 8,
 	MRC_BTH_LEN		= 12,
 	MRC_METH_LEN		= 4,
@@ -41,11 +41,11 @@ enum mrc_hdr_len {
 
 /*
  * Worst case a data packet carries on top of its payload: outer IPv6 +
- * one-segment SRH (SRv6 mode) + inner IPv6 + UDP + BTH + METH + TSETH +
+ * the longest SRH (srh paths) + inner IPv6 + UDP + BTH + METH + TSETH +
  * RETH (in every MRC data packet) + ImmDt + ICRC.
  */
 #define MRC_MAX_HDR_OVERHEAD						\
-	(MRC_IPV6_HLEN + MRC_SRH1_HLEN + MRC_IPV6_HLEN + MRC_UDP_HLEN +	\
+	(MRC_IPV6_HLEN + MRC_SRH_MAX_HLEN + MRC_IPV6_HLEN + MRC_UDP_HLEN +	\
 	 MRC_BTH_LEN + MRC_METH_LEN + MRC_TSETH_LEN + MRC_RETH_LEN +	\
 	 MRC_IMMDT_LEN + MRC_ICRC_LEN)
 

@@ -70,6 +70,61 @@ static void cfg_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, mrc_path_cfg_check(&c, &why));
 }
 
+/* an srh path over fd00::<first>, fd00::<first + 1>, ... (n segments) */
+static struct mrc_path_cfg srh_path(u8 plane, u8 first, u8 n)
+{
+	struct mrc_path_cfg c = { .plane = plane, .mode = MRC_PATH_MODE_SRH };
+	u8 i;
+
+	c.nsegs = n;
+	for (i = 0; i < n && i < MRC_PATH_MAX_SEGS; i++) {
+		c.segs[i].s6_addr[0] = 0xfd;
+		c.segs[i].s6_addr[15] = first + i;
+	}
+	return c;
+}
+
+/* srh paths: checks, outer destination, identity by the whole list */
+static void srh_paths(struct kunit *test)
+{
+	struct mrc_path_cfg a = srh_path(1, 10, 4), c;
+	struct mrc_pathset *ps = NULL, *n;
+	const char *why = NULL;
+	unsigned int ndel;
+
+	KUNIT_EXPECT_EQ(test, 0, mrc_path_cfg_check(&a, &why));
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(mrc_path_cfg_daddr(&a), &a.segs[0]));
+	c = srh_path(1, 10, 0);
+	KUNIT_EXPECT_EQ(test, -EINVAL, mrc_path_cfg_check(&c, &why));
+	c = srh_path(1, 10, MRC_PATH_MAX_SEGS + 1);
+	KUNIT_EXPECT_EQ(test, -EINVAL, mrc_path_cfg_check(&c, &why));
+	c = srh_path(1, 10, 3);
+	c.segs[2].s6_addr[0] = 0xff;		/* multicast */
+	KUNIT_EXPECT_EQ(test, -EINVAL, mrc_path_cfg_check(&c, &why));
+	c = srh_path(1, 10, MRC_PATH_MAX_SEGS);
+	KUNIT_EXPECT_EQ(test, 0, mrc_path_cfg_check(&c, &why));
+
+	KUNIT_ASSERT_EQ(test, 0, add(test, &ps, &a));
+	KUNIT_EXPECT_EQ(test, -EEXIST, add(test, &ps, &a));
+	c = srh_path(1, 10, 3);			/* a prefix of a: another path */
+	KUNIT_ASSERT_EQ(test, 0, add(test, &ps, &c));
+	c = srh_path(1, 10, 4);
+	c.segs[3].s6_addr[15] = 99;		/* differs in the last segment */
+	KUNIT_ASSERT_EQ(test, 0, add(test, &ps, &c));
+	c = srh_path(2, 10, 4);			/* same list, other plane */
+	KUNIT_ASSERT_EQ(test, 0, add(test, &ps, &c));
+	KUNIT_EXPECT_EQ(test, 4, ps->npaths);
+
+	/* delete names the whole list */
+	n = mrc_pathset_del(ps, &a, MRC_PATH_MATCH_PLANE | MRC_PATH_MATCH_SEGS,
+			    &ndel);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(n));
+	KUNIT_EXPECT_EQ(test, 1, ndel);
+	KUNIT_EXPECT_EQ(test, 3, n->npaths);
+	mrc_pathset_put(ps);
+	mrc_pathset_put(n);
+}
+
 static void add_orders_by_plane(struct kunit *test)
 {
 	struct mrc_path_cfg a = usid_path(2, 0x1200, 0x2200, 0x1201, 0xe002);
@@ -308,6 +363,7 @@ static void evset_seeds_differ(struct kunit *test)
 
 static struct kunit_case mrc_path_cases[] = {
 	KUNIT_CASE(cfg_checks),
+	KUNIT_CASE(srh_paths),
 	KUNIT_CASE(add_orders_by_plane),
 	KUNIT_CASE(add_full_set),
 	KUNIT_CASE(del_matches),

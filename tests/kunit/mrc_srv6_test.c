@@ -2,9 +2,12 @@
 /*
  * KUnit: SRv6 uSID containers. The shift semantics must match Linux
  * seg6local End with the next-csid flavour, which the test fabric runs.
+ * And SRHs of explicit segment lists, as classic End walks them.
  */
 #include <kunit/test.h>
 #include <linux/random.h>
+#include <linux/seg6.h>
+#include <net/ipv6.h>
 
 #include "mrc_srv6.h"
 
@@ -142,12 +145,63 @@ static void roundtrip_random(struct kunit *test)
 	}
 }
 
+/* fd00::<i> */
+static struct in6_addr seg(unsigned int i)
+{
+	struct in6_addr a = { .s6_addr = { 0xfd, [15] = i } };
+
+	return a;
+}
+
+/*
+ * An SRH as the wire needs it: the list reversed, Segments Left at the
+ * first segment; End nodes walk it to the last, where the path ends.
+ */
+static void srh_build_and_walk(struct kunit *test)
+{
+	struct in6_addr segs[6], da;
+	struct ipv6_sr_hdr *srh;
+	unsigned int n, i;
+
+	srh = kunit_kzalloc(test, mrc_srv6_srh_len(6), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, srh);
+	for (n = 1; n <= 6; n++) {
+		for (i = 0; i < n; i++)
+			segs[i] = seg(i + 1);
+		mrc_srv6_srh_build(srh, segs, n, IPPROTO_IPV6);
+		KUNIT_EXPECT_EQ(test, mrc_srv6_srh_len(n), ipv6_optlen(srh));
+		KUNIT_EXPECT_EQ(test, IPV6_SRCRT_TYPE_4, srh->type);
+		KUNIT_EXPECT_EQ(test, IPPROTO_IPV6, srh->nexthdr);
+		KUNIT_EXPECT_EQ(test, n - 1, srh->first_segment);
+		/* the active segment is the first one, the outer DA */
+		da = srh->segments[srh->segments_left];
+		KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&da, &segs[0]));
+		for (i = 1; i < n; i++) {
+			KUNIT_EXPECT_EQ(test, 0,
+					mrc_srv6_srh_end_len(srh, IPPROTO_IPV6));
+			KUNIT_ASSERT_TRUE(test, mrc_srv6_srh_advance(srh, &da));
+			KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&da, &segs[i]));
+		}
+		/* at the last segment: the path ends, End would drop */
+		KUNIT_EXPECT_EQ(test, mrc_srv6_srh_len(n),
+				mrc_srv6_srh_end_len(srh, IPPROTO_IPV6));
+		KUNIT_EXPECT_EQ(test, 0, mrc_srv6_srh_end_len(srh, IPPROTO_UDP));
+		KUNIT_EXPECT_FALSE(test, mrc_srv6_srh_advance(srh, &da));
+		KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&da, &segs[n - 1]));
+	}
+	/* other routing header types are not SRHs */
+	mrc_srv6_srh_build(srh, segs, 1, IPPROTO_IPV6);
+	srh->type = 2;
+	KUNIT_EXPECT_EQ(test, 0, mrc_srv6_srh_end_len(srh, IPPROTO_IPV6));
+}
+
 static struct kunit_case mrc_srv6_cases[] = {
 	KUNIT_CASE(fmt_valid),
 	KUNIT_CASE(encode_basic),
 	KUNIT_CASE(encode_full),
 	KUNIT_CASE(encode_errors),
 	KUNIT_CASE(advance_like_next_csid),
+	KUNIT_CASE(srh_build_and_walk),
 	KUNIT_CASE(advance_full_container),
 	KUNIT_CASE(roundtrip_random),
 	{}

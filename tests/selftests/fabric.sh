@@ -49,6 +49,10 @@
 #   fc00:0:<T0 p,a-1>:<T1 p,j>:<T0 p,b-1>:<host b>::      (fabric_paths)
 # which arrives at b's p<p> as fc00:0:<host b>::. Hosts have no decap route
 # and do not forward: mrc takes those packets from the netdev.
+# Each switch also has a classic SRv6 SID fc00:0:<usid>::1 (seg6local End,
+# no flavor; the /128 wins over the /48) for explicit SRH segment lists:
+#   fc00:0:<T0 p,a-1>::1,fc00:0:<T1 p,j>::1,fc00:0:<T0 p,b-1>::1,<b's plane
+#   address>                                            (fabric_srh_paths)
 #
 # Host addresses:
 #   plane address  2001:db8:<p>:<h>::1/64 on p<p>; all plane addresses are
@@ -72,6 +76,8 @@
 #   fabric_node_addr H            fd00::<h>   (H is "h2" or "2")
 #   fabric_plane_addr H P         2001:db8:<p>:<h>::1
 #   fabric_paths A B              "<plane> <container>" for all P*S paths
+#   fabric_srh_paths A B          "<plane> <seg>,<seg>,<seg>,<seg>" (the same
+#                                 paths as SRH segment lists)
 #   fabric_link_ends LINK         "NODE DEV NODE DEV", the link's two ends
 #   fabric_netem LINK ARGS...     netem ARGS (delay, loss, rate...) on both ends
 #   fabric_netem_clear LINK       remove it
@@ -189,6 +195,21 @@ fabric_paths() {
 	done
 }
 
+fabric_srh_paths() {
+	local a b p j _k _h _p _x
+	_fabric_host "$1" || return 1
+	a=$_h
+	_fabric_host "$2" || return 1
+	b=$_h
+	for ((p = 0; p < FABRIC_PLANES; p++)); do
+		for ((j = 0; j < FABRIC_T1; j++)); do
+			printf '%d fc00:0:%x::1,fc00:0:%x::1,fc00:0:%x::1,2001:db8:%d:%d::1\n' "$p" \
+				$((0x1000 + p * 0x100 + a - 1)) $((0x2000 + p * 0x100 + j)) \
+				$((0x1000 + p * 0x100 + b - 1)) "$p" "$b"
+		done
+	done
+}
+
 # _fabric_ends LINK: sets _na _da _nb _db (node and netdev of both ends)
 _fabric_ends() {
 	local h p i j q
@@ -273,6 +294,7 @@ _fabric_cfg() {
 		p=$_p i=$_x h=$((_x + 1))
 		_fabric_hex u $((0x1000 + p * 0x100 + i))
 		_fabric_c "route replace fc00:0:$u::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 count dev sid"
+		_fabric_c "route replace fc00:0:$u::1/128 encap seg6local action End count dev sid"
 		if [[ $down != *" h$h "* ]]; then
 			_fabric_hex u $((0xe000 + h))
 			_fabric_up "h$h"
@@ -300,6 +322,7 @@ _fabric_cfg() {
 		p=$_p j=$_x
 		_fabric_hex u $((0x2000 + p * 0x100 + j))
 		_fabric_c "route replace fc00:0:$u::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 count dev sid"
+		_fabric_c "route replace fc00:0:$u::1/128 encap seg6local action End count dev sid"
 		for ((i = 0; i < FABRIC_HOSTS; i++)); do
 			[[ $down == *" d$i "* ]] && continue
 			h=$((i + 1))

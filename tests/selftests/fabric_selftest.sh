@@ -15,7 +15,9 @@
 # Covers: plane selection by output interface, node addresses over plane 0
 # (ping, TCP), every path of fabric_paths h1 h2 (an IPv6-in-IPv6 packet to
 # the uSID container leaves h1 by its plane, shows up at the path's T1 with
-# the container shifted once and at h2 as fc00:0:e002::), the link down/up
+# the container shifted once and at h2 as fc00:0:e002::), every path of
+# fabric_srh_paths h1 h2 (the same packet behind an SRH, walked by the
+# switches' classic End SIDs, at h2 with no segment left), the link down/up
 # and netem knobs, the description file, cleanup; and how long the demo
 # size 2x4x2 takes to build.
 source "$(dirname "$0")/lib.sh"
@@ -25,7 +27,7 @@ for t in tcpdump python3 ping; do
 	command -v "$t" >/dev/null || { echo "# needs $t"; exit "$KSFT_SKIP"; }
 done
 
-ktap_header 39
+ktap_header 48
 TMPD=$(mktemp -d)
 trap 'fabric_cleanup; rm -rf "$TMPD"' EXIT
 
@@ -103,6 +105,26 @@ for i in range(n):
     time.sleep(0.05)' "p$1" "$2" "$3"
 }
 
+# send_srh P SEGS N: the same packets behind an SRH of SEGS (comma
+# separated, first segment first), IPv6 next header 43 to the first segment
+send_srh() {
+	fabric_on h1 python3 -c '
+import socket, struct, sys, time
+dev, segs, n = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3])
+pl = b"mrc fabric selftest"
+udp = struct.pack("!HHHH", 4791, 4791, 8 + len(pl), 0) + pl
+ip6 = struct.pack("!IHBB", 6 << 28, len(udp), 17, 64)
+ip6 += socket.inet_pton(socket.AF_INET6, "fd00::1") + socket.inet_pton(socket.AF_INET6, "fd00::2")
+k = len(segs)
+srh = struct.pack("!BBBBBBH", 41, 2 * k, 4, k - 1, k - 1, 0, 0)
+srh += b"".join(socket.inet_pton(socket.AF_INET6, a) for a in reversed(segs))
+s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, 43)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, dev.encode())
+for i in range(n):
+    s.sendto(srh + ip6 + udp, (segs[0], 0))
+    time.sleep(0.05)' "p$1" "$2" "$3"
+}
+
 # cap_start NAME NODE DEV FILTER: tcpdump into $TMPD/NAME until cap_stop
 declare -A CAP_PID
 cap_start() {
@@ -144,6 +166,29 @@ for path in "${PATHS[@]}"; do
 	check "plane $p via t1-p$p-$j: $c arrives at h2 p$p as fc00:0:e002:: ($AT_H2/$N)" \
 		[ "$AT_H2" -ge $((N - 1)) ]
 	check "plane $p via t1-p$p-$j: t1 sees it shifted to fc00:0:${c#fc00:0:*:} ($AT_T1/$N)" \
+		[ "$AT_T1" -ge $((N - 1)) ]
+done
+
+# -- the same paths as SRH segment lists (classic End at every switch)
+mapfile -t SRH < <(fabric_srh_paths h1 h2)
+check "fabric_srh_paths h1 h2: P*S = 4 segment lists" bash -c "[ '${SRH[0]}' = \
+'0 fc00:0:1000::1,fc00:0:2000::1,fc00:0:1001::1,2001:db8:0:2::1' ] && [ ${#SRH[@]} = 4 ]"
+for path in "${SRH[@]}"; do
+	p=${path%% *} segs=${path#* }
+	IFS=, read -r _ t1 _ last <<<"$segs"
+	j=$(($(printf '%d' "0x$(cut -d: -f3 <<<"$t1")") - 0x2000 - p * 0x100))
+	cap_start h2 h2 "p$p" "ip6 dst $last and ip6 proto 43"
+	cap_start t1 "t1-p$p-$j" d0 "ip6 dst $t1 and ip6 proto 43"
+	send_srh "$p" "$segs" $N
+	end=$((SECONDS + 10))
+	while [ $SECONDS -lt $end ] && [ "$(grep -c . "$TMPD/h2")" -lt $N ]; do sleep 0.2; done
+	cap_stop h2
+	cap_stop t1
+	AT_H2=$(grep -c "IP6 2001:db8:$p:1::1 > $last: RT6 (.*segleft=0.*) IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/h2")
+	AT_T1=$(grep -c "IP6 2001:db8:$p:1::1 > $t1: RT6 (.*segleft=2.*) IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/t1")
+	check "srh plane $p via t1-p$p-$j: arrives at h2 p$p as $last, no segment left ($AT_H2/$N)" \
+		[ "$AT_H2" -ge $((N - 1)) ]
+	check "srh plane $p via t1-p$p-$j: t1 sees DA $t1, 2 segments left ($AT_T1/$N)" \
 		[ "$AT_T1" -ge $((N - 1)) ]
 done
 

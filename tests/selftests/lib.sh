@@ -59,6 +59,22 @@ wait_for() {
 	done
 }
 
+# wait_listen NS tcp|cm PORT [PID]: until a server in NS listens on PORT
+# (a TCP socket, or an rdma_cm ID), at most 30 s; gives up early when the
+# server PID has exited. A fixed sleep loses the race on a loaded machine.
+wait_listen() {
+	local ns=$1 kind=$2 port=$3 pid=${4:-} end=$((SECONDS + 30))
+	until if [ "$kind" = cm ]; then
+		ip netns exec "$ns" rdma res show cm_id 2>/dev/null | grep -q "LISTEN.*:$port\b"
+	else
+		ip netns exec "$ns" ss -Hltn "sport = :$port" | grep -q .
+	fi; do
+		[ -z "$pid" ] || kill -0 "$pid" 2>/dev/null || return 1
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
+	done
+}
+
 # setup_ns NAME...: fresh namespaces NAME-<pid> with lo up; sets $NAME
 NS_LIST=()
 setup_ns() {

@@ -18,7 +18,10 @@
 #   - plane netdev down/up, MTU change, unregister: the plane stops and
 #     resumes, traffic goes on, nothing dangles
 #   - bad input: clear errors, and nothing changed
+#   - mrcctl monitor: plane and path set changes are multicast
 #   - UDP/ECMP mode: path sets of plane addresses, traffic on every plane
+#   - SRH mode: explicit segment lists through the switches' classic End
+#     SIDs; data checked, every list used, the SRH on the wire at a T1
 #
 # Environment: MRC_TIMEOUT_SCALE (slow kernels: also smaller transfers),
 # MRC_MP_MIB (spray transfer, MiB; default 256, 32 when scaled),
@@ -54,7 +57,7 @@ pair() {
 	PORT=$((PORT + 1))
 	timeout -k 5 "$TMO" ip netns exec "$NS_B" "${srv[@]}" -p "$PORT" >"$LOGS/srv" 2>&1 &
 	spid=$!
-	sleep 1
+	wait_listen "$NS_B" tcp "$PORT" "$spid"
 	timeout -k 5 "$TMO" ip netns exec "$NS_A" "$@" -p "$PORT" >"$LOGS/cli" 2>&1
 	rc=$?
 	[ $rc = 0 ] || kill "$spid" 2>/dev/null
@@ -73,7 +76,7 @@ rping_v() { # rping_v SIZE COUNT: rdma_cm over the node addresses, -V compares
 	timeout -k 5 "$TMO" ip netns exec "$NS_B" rping -s -a "$CM_B" -p "$PORT" -S "$1" \
 		-C "$2" -V -v >"$LOGS/srv" 2>&1 &
 	spid=$!
-	sleep 1
+	wait_listen "$NS_B" cm "$PORT" "$spid"
 	timeout -k 5 "$TMO" ip netns exec "$NS_A" rping -c -a "$CM_B" -I "$CM_A" -p "$PORT" \
 		-S "$1" -C "$2" -V -v >"$LOGS/cli" 2>&1
 	rc=$?
@@ -99,7 +102,7 @@ bw_gbps() { awk '$1 ~ /^[0-9]+$/ && NF >= 5 { v = $4 } END { printf "%.4f", v }'
 plane_tx() { A -j plane show dev "$DEV_A" | jq -r '.[] | "\(.plane) \(.tx_bytes)"'; }
 path_tx() { A -j path show dev "$DEV_A" | jq -r '.[] | "\(.path) \(.tx_packets)"'; }
 
-ktap_header 31
+ktap_header 37
 t0=$SECONDS
 if ! topo_fabric mrc >"$LOGS/topo" 2>&1; then
 	ktap_fail "fabric: 2 hosts x 4 planes x 2 T1, mrc devices, planes, path sets"
@@ -151,7 +154,7 @@ marked=$(A -j path show dev "$DEV_A" |
 PORT=$((PORT + 1))
 timeout "$TMO" ip netns exec "$NS_B" ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -D 8 -p "$PORT" >/dev/null 2>&1 &
 spid=$!
-sleep 1
+wait_listen "$NS_B" tcp "$PORT" "$spid"
 timeout "$TMO" ip netns exec "$NS_A" ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -D 8 -p "$PORT" "$IP_B" >/dev/null 2>&1 &
 cpid=$!
 qpn=''
@@ -178,9 +181,11 @@ check "ECN: CE marks at t0-p1-0 -> t1-p1-0 counted on that path's EVs (path $mar
 		all(.[] | select(.path != $m); .ecn == 0)' "$LOGS/evs"
 
 # -- on the wire
-cap() { # cap NODE DEV FILE: capture 20 IPv6-in-IPv6 packets arriving on DEV
+# cap NODE DEV FILE [NH]: capture 20 packets arriving on DEV whose outer
+# IPv6 next header is NH (default 41, IPv6-in-IPv6; 43: an SRH)
+cap() {
 	ip netns exec "$(fabric_ns "$1")" timeout "$TMO" tcpdump -nn -q -l -Q in -c 20 -i "$2" \
-		'ip6 and ip6[6] == 41' >"$3" 2>/dev/null &
+		"ip6 and ip6[6] == ${4:-41}" >"$3" 2>/dev/null &
 }
 cap t1-p0-0 d0 "$LOGS/t1.cap"; c1=$!
 cap h2 p0 "$LOGS/h2.cap"; c2=$!
@@ -267,6 +272,11 @@ check "bad input: plane show and path show unchanged" test "$before" = "$after"
 ip link add name xp0 netns "$NS_B" type dummy
 check "a netdev of another namespace cannot become a plane" \
 	bad "no such netdev" plane add dev "$DEV_A" netdev xp0
+# configuration changes from here on are multicast: mrcctl monitor records
+# them (plane added and removed, path set changed)
+ip netns exec "$NS_A" "$TOPO_MRCCTL" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>&1 &
+mpid=$!
+sleep 1	# it joins in well under the time the first dozen plane adds take
 # 16 planes at most
 for i in $(seq 3 15); do ip -n "$NS_A" link add name "x$i" type dummy; done
 for i in $(seq 3 15); do A plane add dev "$DEV_A" netdev "x$i" >/dev/null || break; done
@@ -293,5 +303,54 @@ check "udp mode: ibv_rc_pingpong -c, 4 KiB x 200" pingpong 200 4096
 u1=$(plane_tx)
 check "udp mode: planes 0-2 all carried the traffic" \
 	bash -c "join <(echo '$u0') <(echo '$u1') | awk '\$3 <= \$2 { bad++ } END { exit bad > 0 || NR != 3 }'"
+
+# -- SRH mode: explicit segment lists (fabric_srh_paths), every switch on
+# the way a classic SRv6 End that moves the next segment into the outer DA
+srh_paths() { # srh_paths NS DEV PEER-NODE FROM TO: planes 0-2
+	local p segs
+	ip netns exec "$1" "$TOPO_MRCCTL" path del dev "$2" peer "$3" || return 1
+	while read -r p segs; do
+		[ "$p" -le 2 ] || continue
+		ip netns exec "$1" "$TOPO_MRCCTL" path add dev "$2" peer "$3" plane "$p" \
+			srh "$segs" || return 1
+	done < <(fabric_srh_paths "$4" "$5")
+}
+srh_setup() {
+	srh_paths "$NS_A" "$DEV_A" "$CM_B" h1 h2 && srh_paths "$NS_B" "$DEV_B" "$CM_A" h2 h1 &&
+		A -j path show dev "$DEV_A" |
+		jq -e '[.[] | select(.mode == "srh" and (.segs | length) == 4)] | length == 6'
+}
+check "srh mode: path sets of 6 segment lists of 4 (planes 0-2)" srh_setup
+kill "$mpid"
+wait "$mpid"
+check "mrcctl monitor: plane 15 added (x15), plane 3 removed, path set of fd00::2 changed" \
+	jq -se 'any(.event == "plane" and .plane == 15 and .netdev == "x15") and
+		any(.event == "plane" and .plane == 3 and .state == "REMOVED") and
+		any(.event == "path" and .peer == "fd00::2")' "$LOGS/mon"
+t1sid=fc00:0:$(fabric_usid t1-p1-1)::1
+cap t1-p1-1 d0 "$LOGS/srh.cap" 43; c1=$!
+sleep 2
+check "srh mode: ibv_rc_pingpong -c, 4 KiB x 200" pingpong 200 4096
+pingpong 200 4096 >/dev/null
+wait "$c1"
+check "srh mode: every segment list carried traffic" \
+	bash -c "$(declare -f A path_tx); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL DEV_A=$DEV_A
+		path_tx | awk '\$2 > 0 { n++ } END { exit n != 6 }'"
+check "srh mode: tcpdump at T1 t1-p1-1: outer DA $t1sid, SRH with 2 segments left, inner intact" \
+	grep -qE "IP6 2001:db8:1:1::1 > $t1sid: RT6 \(.*segleft=2.*\) IP6 fd00::1\.[0-9]+ > fd00::2\.4791: " \
+	"$LOGS/srh.cap"
+ktap_info "at t1-p1-1: $(grep -m1 IP6 "$LOGS/srh.cap")"
+errs=0
+before=$(A -j path show dev "$DEV_A" | jq -c 'map(del(.tx_packets, .tx_bytes))')
+segs=$(fabric_srh_paths h1 h2 | awk '$1 == 0 { print $2; exit }')
+bad "already has this path" path add dev "$DEV_A" peer fd00::2 plane 0 srh "$segs" ||
+	errs=$((errs + 1))
+bad "not a unicast" path add dev "$DEV_A" peer fd00::2 plane 0 srh "fc00:0:1000::1,ff02::1" ||
+	errs=$((errs + 1))
+bad "segment" path add dev "$DEV_A" peer fd00::2 plane 0 \
+	srh "$segs,$segs" || errs=$((errs + 1))
+after=$(A -j path show dev "$DEV_A" | jq -c 'map(del(.tx_packets, .tx_bytes))')
+check "srh mode: a duplicate, a multicast segment, 8 segments: refused, nothing changed" \
+	test "$errs:$before" = "0:$after"
 ktap_info "mrc_multipath: $((SECONDS - t0))s"
 ktap_finish

@@ -5,12 +5,14 @@
  * rdma(8).
  */
 #include <arpa/inet.h>
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,17 +33,29 @@
 #define DEV_NAME_MAX	63	/* the family's max-len of dev-name */
 #define EV_COUNT_MIN	4	/* the family's min of ev-count */
 #define QPN_MAX		0xffffff
+#define SRH_SEGS_MAX	6	/* the most segments of an srh path */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct recs;
 
+/* a multicast group of the family */
+struct mcgrp {
+	char name[GENL_NAMSIZ];
+	uint32_t id;
+};
+
+#define MCGRPS_MAX	8
+
 struct ctx {
 	struct mnl_socket *nl;
 	uint16_t family;
+	struct mcgrp groups[MCGRPS_MAX];
+	unsigned int ngroups;
 	unsigned int seq;
 	bool json;
 	bool pretty;
 	int count;		/* objects printed (JSON separators) */
+	unsigned int limit;	/* monitor: stop after this many events; 0: never */
 	struct recs *collect;	/* when set, objects are kept, not printed */
 	const char *dev;	/* device asked for, if a reply omits its name */
 	char errmsg[256];	/* the kernel's extack message, if any */
@@ -183,12 +197,14 @@ struct field {
 	const char *pre;	/* text before the value; NULL: not in text */
 	const char *post;	/* text after the value */
 	bool num;		/* a JSON number */
+	bool list;		/* in rec.list, comma-separated: a JSON array */
 	char val[INET6_ADDRSTRLEN + 8];
 };
 
 struct rec {
 	unsigned int n;
 	struct field f[REC_FIELDS];
+	char list[SRH_SEGS_MAX * INET6_ADDRSTRLEN];	/* of the list field */
 };
 
 struct recs {
@@ -245,6 +261,33 @@ static const struct field *rec_find(const struct rec *r, const char *key)
 	return NULL;
 }
 
+static const char *field_val(const struct rec *r, const struct field *f)
+{
+	return f->list ? r->list : f->val;
+}
+
+/* @n addresses: "A,B,C" in text, ["A","B","C"] in JSON (one list a rec) */
+static void rec_addrs(struct rec *r, const char *key, const char *pre,
+		      const struct in6_addr *a, unsigned int n)
+{
+	struct field *f;
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->f[i].list)
+			abort();
+	f = rec_add(r, key, pre, NULL, false);
+	f->list = true;
+	r->list[0] = '\0';
+	for (i = 0; i < n && i < SRH_SEGS_MAX; i++) {
+		if (i)
+			r->list[len++] = ',';
+		inet_ntop(AF_INET6, &a[i], r->list + len, sizeof(r->list) - len);
+		len += strlen(r->list + len);
+	}
+}
+
 /* the text form: "pre value post" of every field, space separated */
 static void rec_text(const struct rec *r, char *buf, size_t len)
 {
@@ -257,14 +300,15 @@ static void rec_text(const struct rec *r, char *buf, size_t len)
 		f = &r->f[i];
 		if (f->pre)
 			n += snprintf(buf + n, len - n, "%s%s%s%s", n ? " " : "",
-				      f->pre, f->val, f->post);
+				      f->pre, field_val(r, f), f->post);
 	}
 }
 
-static void json_str(const char *s)
+/* the first @n characters of @s as a JSON string */
+static void json_strn(const char *s, size_t n)
 {
 	putchar('"');
-	for (; *s; s++) {
+	for (; n && *s; s++, n--) {
 		if (*s == '"' || *s == '\\')
 			printf("\\%c", *s);
 		else if ((unsigned char)*s < 0x20)
@@ -273,6 +317,29 @@ static void json_str(const char *s)
 			putchar(*s);
 	}
 	putchar('"');
+}
+
+static void json_str(const char *s)
+{
+	json_strn(s, strlen(s));
+}
+
+/* "A,B,C" as ["A","B","C"] */
+static void json_list(const char *s)
+{
+	size_t n;
+
+	putchar('[');
+	while (*s) {
+		n = strcspn(s, ",");
+		json_strn(s, n);
+		s += n;
+		if (*s) {
+			putchar(',');
+			s++;
+		}
+	}
+	putchar(']');
 }
 
 static void indent(struct ctx *c, int depth)
@@ -305,6 +372,8 @@ static void rec_json(struct ctx *c, const struct rec *r, int depth)
 		json_key(c, depth + 1, f->key);
 		if (f->num)
 			fputs(f->val, stdout);
+		else if (f->list)
+			json_list(r->list);
 		else
 			json_str(f->val);
 	}
@@ -391,8 +460,8 @@ static void table_column(struct column *col, const struct recs *t)
 	col->width = strlen(col->key);
 	for (i = 0; i < t->n; i++) {
 		f = rec_find(&t->r[i], col->key);
-		if (f && strlen(f->val) > col->width)
-			col->width = strlen(f->val);
+		if (f && strlen(field_val(&t->r[i], f)) > col->width)
+			col->width = strlen(field_val(&t->r[i], f));
 		if (f && f->num)
 			col->num = true;
 	}
@@ -420,7 +489,7 @@ static void table_print(const struct recs *t, const char *const *keys)
 	for (i = 0; i < t->n; i++) {
 		for (j = 0; j < n; j++) {
 			f = rec_find(&t->r[i], keys[j]);
-			table_cell(&cols[j], !j, f ? f->val : "-");
+			table_cell(&cols[j], !j, f ? field_val(&t->r[i], f) : "-");
 		}
 		putchar('\n');
 	}
@@ -626,14 +695,42 @@ static int transact(struct ctx *c, struct nlmsghdr *nlh, mnl_cb_t cb)
 	return ret < 0 ? -1 : 0;
 }
 
+/* the multicast groups of CTRL_ATTR_MCAST_GROUPS: names and ids */
+static void family_groups(struct ctx *c, const struct nlattr *nest)
+{
+	const struct nlattr *g, *a;
+	struct mcgrp *m;
+
+	mnl_attr_for_each_nested(g, nest) {
+		if (c->ngroups == ARRAY_SIZE(c->groups))
+			break;
+		m = &c->groups[c->ngroups];
+		memset(m, 0, sizeof(*m));
+		mnl_attr_for_each_nested(a, g) {
+			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+			    attr_ok(a, MNL_TYPE_U32))
+				m->id = mnl_attr_get_u32(a);
+			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+			    attr_ok(a, MNL_TYPE_NUL_STRING))
+				snprintf(m->name, sizeof(m->name), "%s",
+					 mnl_attr_get_str(a));
+		}
+		if (m->id && m->name[0])
+			c->ngroups++;
+	}
+}
+
 static int cb_family(const struct nlmsghdr *nlh, void *data)
 {
 	struct ctx *c = data;
 	const struct nlattr *a;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
 			c->family = mnl_attr_get_u16(a);
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
+			family_groups(c, a);
+	}
 	return MNL_CB_OK;
 }
 
@@ -906,9 +1003,43 @@ static int plane_del(struct ctx *c, int argc, char **argv)
 /* what path add/del (and fabric load) send */
 struct path_spec {
 	struct in6_addr peer, usid, remote;
+	struct in6_addr segs[SRH_SEGS_MAX];
+	unsigned int nsegs;	/* 0: not an srh path */
 	uint32_t plane;
 	bool has_plane, has_usid, has_remote;
 };
+
+static const char *const path_modes[] = {
+	[MRC_PATH_MODE_UDP] = "udp",
+	[MRC_PATH_MODE_USID] = "usid",
+	[MRC_PATH_MODE_SRH] = "srh",
+};
+
+/* "SEG[,SEG...]" of srh (@key): 1 to SRH_SEGS_MAX IPv6 addresses */
+static void parse_segs(const char *cmd, const char *key, const char *s,
+		       struct path_spec *p)
+{
+	char seg[INET6_ADDRSTRLEN];
+	const char *c, *list = s;
+	unsigned int n = 1;
+	size_t len;
+
+	for (c = s; *c; c++)
+		n += *c == ',';
+	if (n > SRH_SEGS_MAX)
+		die_usage("%s: %s: %u segments, at most %d", cmd, key, n,
+			  SRH_SEGS_MAX);
+	for (p->nsegs = 0; p->nsegs < n; p->nsegs++, s += len + 1) {
+		len = strcspn(s, ",");
+		if (!len)
+			die_usage("%s: %s: empty segment in \"%s\"", cmd, key, list);
+		snprintf(seg, sizeof(seg), "%.*s", (int)len, s);
+		if (len >= sizeof(seg) ||
+		    inet_pton(AF_INET6, seg, &p->segs[p->nsegs]) != 1)
+			die_usage("%s: %s: invalid IPv6 address \"%.*s\"", cmd, key,
+				  (int)len, s);
+	}
+}
 
 static struct nlmsghdr *path_msg(struct ctx *c, char *buf, uint8_t cmd,
 				 const char *dev, const struct path_spec *p)
@@ -921,6 +1052,9 @@ static struct nlmsghdr *path_msg(struct ctx *c, char *buf, uint8_t cmd,
 		mnl_attr_put_u32(nlh, MRC_A_PATH_PLANE, p->plane);
 	if (p->has_usid)
 		mnl_attr_put(nlh, MRC_A_PATH_USID, sizeof(p->usid), &p->usid);
+	if (p->nsegs)
+		mnl_attr_put(nlh, MRC_A_PATH_SEGS, p->nsegs * sizeof(p->segs[0]),
+			     p->segs);
 	if (p->has_remote)
 		mnl_attr_put(nlh, MRC_A_PATH_REMOTE, sizeof(p->remote), &p->remote);
 	return nlh;
@@ -929,29 +1063,51 @@ static struct nlmsghdr *path_msg(struct ctx *c, char *buf, uint8_t cmd,
 /* a path as "path add" arguments ("dev DEV peer ... usid ...") */
 static void rec_path_spec(struct rec *r, const char *dev, const struct path_spec *p)
 {
+	enum mrc_path_mode mode = MRC_PATH_MODE_UDP;
+
+	if (p->has_usid)
+		mode = MRC_PATH_MODE_USID;
+	else if (p->nsegs)
+		mode = MRC_PATH_MODE_SRH;
 	if (dev)
 		rec_str(r, "dev", "dev ", NULL, dev);
 	else
 		rec_str(r, NULL, "dev ", NULL, "DEV");
 	rec_addr(r, "peer", "peer ", &p->peer);
 	rec_num(r, "plane", "plane ", NULL, p->plane);
-	rec_str(r, "mode", NULL, NULL, p->has_usid ? "usid" : "udp");
+	rec_str(r, "mode", NULL, NULL, path_modes[mode]);
 	if (p->has_usid)
 		rec_addr(r, "usid", "usid ", &p->usid);
+	if (p->nsegs)
+		rec_addrs(r, "segs", "srh ", p->segs, p->nsegs);
 	if (p->has_remote)
 		rec_addr(r, "remote", "remote ", &p->remote);
 }
 
+/* "udp" in text; usid and srh paths say it with "usid ADDR", "srh SEGS" */
 static void rec_path_mode(struct rec *r, const struct nlattr *a)
 {
+	uint32_t v;
+
 	if (!attr_ok(a, MNL_TYPE_U32))
 		return;
-	if (mnl_attr_get_u32(a) == MRC_PATH_MODE_USID)
-		rec_str(r, "mode", NULL, NULL, "usid");	/* "usid ADDR" says it */
-	else if (mnl_attr_get_u32(a) == MRC_PATH_MODE_UDP)
-		rec_str(r, "mode", "", NULL, "udp");
+	v = mnl_attr_get_u32(a);
+	if (v == MRC_PATH_MODE_USID || v == MRC_PATH_MODE_SRH)
+		rec_str(r, "mode", NULL, NULL, path_modes[v]);
 	else
-		rec_str(r, "mode", "", NULL, "UNKNOWN");
+		rec_attr_enum(r, "mode", "", a, path_modes, ARRAY_SIZE(path_modes));
+}
+
+/* an srh path's segment list: whole addresses, 1 to SRH_SEGS_MAX */
+static void rec_attr_segs(struct rec *r, const struct nlattr *a)
+{
+	uint16_t len = a ? mnl_attr_get_payload_len(a) : 0;
+
+	if (!len || len % sizeof(struct in6_addr) ||
+	    len > SRH_SEGS_MAX * sizeof(struct in6_addr))
+		return;
+	rec_addrs(r, "segs", "srh ", mnl_attr_get_payload(a),
+		  len / sizeof(struct in6_addr));
 }
 
 /* lblen and nflen, shown only when not F3216 */
@@ -980,6 +1136,7 @@ static int cb_path(const struct nlmsghdr *nlh, void *data)
 	rec_attr_u32(&r, "plane", "plane ", tb[MRC_A_PATH_PLANE]);
 	rec_path_mode(&r, tb[MRC_A_PATH_MODE]);
 	rec_attr_addr(&r, "usid", "usid ", tb[MRC_A_PATH_USID]);
+	rec_attr_segs(&r, tb[MRC_A_PATH_SEGS]);
 	rec_attr_addr(&r, "remote", "remote ", tb[MRC_A_PATH_REMOTE]);
 	rec_usid_format(&r, tb[MRC_A_PATH_LBLEN], tb[MRC_A_PATH_NFLEN]);
 	rec_attr_u32(&r, "path", "path ", tb[MRC_A_PATH_ID]);
@@ -1024,24 +1181,38 @@ static int path_change(struct ctx *c, const char *cmd, uint8_t nlcmd,
 	struct arg peer = { .key = "peer", .type = ARG_ADDR };
 	struct arg plane = { .key = "plane", .type = ARG_U32, .max = MRC_MAX_PLANES - 1 };
 	struct arg usid = { .key = "usid", .type = ARG_ADDR };
+	struct arg srh = { .key = "srh", .type = ARG_STR };
+	struct arg segs = { .key = "segs", .type = ARG_STR };	/* = srh */
 	struct arg remote = { .key = "remote", .type = ARG_ADDR };
-	struct arg *args[] = { &dev, &peer, &plane, &usid, &remote, NULL };
+	struct arg *args[] = { &dev, &peer, &plane, &usid, &srh, &segs, &remote,
+			       NULL };
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct path_spec p = {};
 	bool add = nlcmd == MRC_CMD_PATH_ADD;
+	const struct arg *sel;	/* what names the path: usid, srh or remote */
 
 	parse_args(cmd, args, argc, argv);
 	need(cmd, &dev);
 	need(cmd, &peer);
 	if (add)
 		need(cmd, &plane);
-	if (add && !usid.set && !remote.set)
-		die_usage("%s: give usid CONTAINER or remote ADDR", cmd);
-	if (!add && usid.set && remote.set)
-		die_usage("%s: give usid CONTAINER or remote ADDR, not both", cmd);
-	if (!plane.set && (usid.set || remote.set))
-		die_usage("%s: \"%s\" needs \"plane N\"", cmd,
-			  usid.set ? "usid" : "remote");
+	if (srh.set && segs.set)
+		die_usage("%s: \"srh\" and \"segs\" are the same argument, give one",
+			  cmd);
+	if (segs.set)
+		srh = segs;
+	if (usid.set && srh.set)
+		die_usage("%s: give usid CONTAINER or srh SEGS, not both", cmd);
+	if (add && !usid.set && !srh.set && !remote.set)
+		die_usage("%s: give usid CONTAINER, srh SEGS or remote ADDR", cmd);
+	if (!add && (usid.set || srh.set) && remote.set)
+		die_usage("%s: give usid CONTAINER, srh SEGS or remote ADDR, not two",
+			  cmd);
+	sel = usid.set ? &usid : srh.set ? &srh : remote.set ? &remote : NULL;
+	if (!plane.set && sel)
+		die_usage("%s: \"%s\" needs \"plane N\"", cmd, sel->key);
+	if (srh.set)
+		parse_segs(cmd, srh.key, srh.str, &p);
 	p.peer = peer.addr;
 	p.plane = plane.u32;
 	p.has_plane = plane.set;
@@ -1173,6 +1344,184 @@ static int stats(struct ctx *c, int argc, char **argv)
 	free(planes.r);
 	free(paths.r);
 	return ret;
+}
+
+/* ---- monitor -------------------------------------------------------- */
+
+/* the multicast groups monitor joins, those of them the family has */
+static const char *const mon_groups[] = { MRC_MCGRP_CONFIG };
+
+/* a notification: its command, and how it is printed */
+struct event {
+	uint8_t cmd;
+	const char *name;	/* the first word; JSON "event" */
+	unsigned int max;	/* the highest attribute of its set */
+	uint16_t dev_attr;	/* the device name */
+	void (*rec)(struct rec *r, const struct nlattr **tb);
+};
+
+#define EVENT_ATTR_MAX	31	/* at least the max of every event */
+
+/* a plane was added or changed state ("netdev N UP"), or was removed */
+static void mon_plane(struct rec *r, const struct nlattr **tb)
+{
+	rec_attr_u32(r, "plane", "plane ", tb[MRC_A_PLANE_ID]);
+	if (!tb[MRC_A_PLANE_IFINDEX] && !tb[MRC_A_PLANE_STATE]) {
+		rec_str(r, "state", "", NULL, "REMOVED");
+		return;
+	}
+	rec_attr_ifname(r, tb[MRC_A_PLANE_IFINDEX]);
+	rec_attr_enum(r, "state", "", tb[MRC_A_PLANE_STATE], plane_states,
+		      ARRAY_SIZE(plane_states));
+}
+
+/* a peer's path set changed: path show tells how */
+static void mon_path(struct rec *r, const struct nlattr **tb)
+{
+	rec_attr_addr(r, "peer", "peer ", tb[MRC_A_PATH_PEER]);
+	rec_str(r, NULL, "", NULL, "changed");
+}
+
+static const struct event events[] = {
+	{ MRC_CMD_PLANE_CHANGE_NTF, "plane", MRC_A_PLANE_MAX,
+	  MRC_A_PLANE_DEV_NAME, mon_plane },
+	{ MRC_CMD_PATH_CHANGE_NTF, "path", MRC_A_PATH_MAX,
+	  MRC_A_PATH_DEV_NAME, mon_path },
+};
+
+static_assert(EVENT_ATTR_MAX >= MRC_A_PLANE_MAX, "EVENT_ATTR_MAX is too small");
+static_assert(EVENT_ATTR_MAX >= MRC_A_PATH_MAX, "EVENT_ATTR_MAX is too small");
+
+/* a signal ends monitor at once, or after the line being printed */
+static volatile sig_atomic_t mon_printing, mon_stop;
+
+static void mon_signal(int sig)
+{
+	if (!mon_printing)
+		_exit(0);	/* every line printed is flushed */
+	mon_stop = 1;
+}
+
+static const struct event *mon_event(uint8_t cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++)
+		if (events[i].cmd == cmd)
+			return &events[i];
+	return NULL;
+}
+
+/* one line an event (of c->dev, if set); stop after c->limit */
+static int cb_event(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[EVENT_ATTR_MAX + 1] = {};
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	const struct event *e;
+	struct ctx *c = data;
+	struct rec r = {};
+	const char *dev;
+
+	if (nlh->nlmsg_type != c->family ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*g))
+		return MNL_CB_OK;
+	e = mon_event(g->cmd);
+	if (!e)
+		return MNL_CB_OK;	/* one this mrcctl does not know */
+	parse_attrs(nlh, tb, e->max);
+	if (!attr_ok(tb[e->dev_attr], MNL_TYPE_NUL_STRING))
+		return MNL_CB_OK;
+	dev = mnl_attr_get_str(tb[e->dev_attr]);
+	if (c->dev && strcmp(dev, c->dev))
+		return MNL_CB_OK;
+	rec_str(&r, "event", "", NULL, e->name);
+	rec_str(&r, "dev", "dev ", NULL, dev);
+	e->rec(&r, tb);
+	mon_printing = 1;
+	if (c->json) {
+		rec_json(c, &r, 0);
+		putchar('\n');
+	} else {
+		rec_line(&r);
+	}
+	fflush(stdout);
+	mon_printing = 0;
+	c->count++;
+	if (mon_stop || (c->limit && (unsigned int)c->count >= c->limit))
+		return MNL_CB_STOP;
+	return MNL_CB_OK;
+}
+
+/* the id of the family's multicast group @name; 0: there is none */
+static uint32_t mcgrp_id(const struct ctx *c, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->ngroups; i++)
+		if (!strcmp(c->groups[i].name, name))
+			return c->groups[i].id;
+	return 0;
+}
+
+/* join mon_groups; exits if the family has none of them */
+static void mon_join(struct ctx *c)
+{
+	unsigned int i, joined = 0;
+	uint32_t id;
+
+	for (i = 0; i < ARRAY_SIZE(mon_groups); i++) {
+		id = mcgrp_id(c, mon_groups[i]);
+		if (!id)
+			continue;
+		if (mnl_socket_setsockopt(c->nl, NETLINK_ADD_MEMBERSHIP, &id,
+					  sizeof(id)) < 0) {
+			fprintf(stderr, "mrcctl: Error: cannot join multicast group \"%s\": %s\n",
+				mon_groups[i], strerror(errno));
+			exit(1);
+		}
+		joined++;
+	}
+	if (!joined) {
+		fprintf(stderr, "mrcctl: Error: the \"%s\" family has no \"%s\" multicast group\n",
+			MRC_FAMILY_NAME, MRC_MCGRP_CONFIG);
+		exit(1);
+	}
+}
+
+/* monitor [ dev DEV ] [ count N ]: print notifications until a signal */
+static int monitor(struct ctx *c, int argc, char **argv)
+{
+	struct arg dev = { .key = "dev", .type = ARG_DEV };
+	struct arg count = { .key = "count", .type = ARG_U32, .min = 1,
+			     .max = INT32_MAX };
+	struct arg *args[] = { &dev, &count, NULL };
+	struct sigaction sa = { .sa_handler = mon_signal };
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int ret = 0;
+
+	parse_args("monitor", args, argc, argv);
+	c->dev = dev.str;
+	c->limit = count.u32;
+	c->pretty = false;	/* one object a line */
+	nl_open(c);
+	mon_join(c);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!mon_stop) {
+		ret = mnl_socket_recvfrom(c->nl, buf, sizeof(buf));
+		if (ret < 0 && errno == ENOBUFS)
+			fputs("mrcctl: Warning: events were lost (socket receive buffer overrun)\n",
+			      stderr);
+		if (ret < 0 && (errno == ENOBUFS || errno == EINTR))
+			continue;
+		if (ret <= 0)
+			return fail(c, "monitor");
+		ret = mnl_cb_run2(buf, ret, 0, 0, cb_event, c, ctl_cbs,
+				  NLMSG_MIN_TYPE);
+		if (ret <= 0)
+			break;
+	}
+	return ret < 0 ? fail(c, "monitor") : 0;
 }
 
 /* ---- fabric --------------------------------------------------------- */
@@ -1689,7 +2038,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: mrcctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 	      "       mrcctl [ OPTIONS ] help\n"
-	      "OBJECT := { dev | plane | path | ev | stats | fabric }\n"
+	      "OBJECT := { dev | plane | path | ev | stats | fabric | monitor }\n"
 	      "OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
 	      "\n"
 	      "mrcctl dev show [ DEV ]\n"
@@ -1698,17 +2047,24 @@ static void usage(FILE *f)
 	      "mrcctl plane add dev DEV netdev IFNAME [ id N ]\n"
 	      "mrcctl plane del dev DEV { id N | netdev IFNAME }\n"
 	      "mrcctl path show [ dev DEV ] [ peer ADDR ]\n"
-	      "mrcctl path add dev DEV peer ADDR plane N { usid CONTAINER [ remote ADDR ] | remote ADDR }\n"
-	      "mrcctl path del dev DEV peer ADDR [ plane N [ usid CONTAINER | remote ADDR ] ]\n"
+	      "mrcctl path add dev DEV peer ADDR plane N PATH\n"
+	      "mrcctl path del dev DEV peer ADDR [ plane N [ usid CONTAINER | srh SEGS | remote ADDR ] ]\n"
 	      "mrcctl ev show dev DEV qpn N\n"
 	      "mrcctl stats [ dev DEV ]\n"
 	      "mrcctl fabric load FILE dev DEV host NAME [ -n | --dry-run ]\n"
 	      "mrcctl fabric show FILE host NAME [ dev DEV ]\n"
+	      "mrcctl monitor [ dev DEV ] [ count N ]\n"
+	      "\n"
+	      "PATH := { usid CONTAINER [ remote ADDR ] | srh SEGS [ remote ADDR ] | remote ADDR }\n"
+	      "SEGS := SEG[,SEG...]\n"
 	      "\n"
 	      "DEV is an mrc RDMA device, IFNAME an Ethernet netdev, ADDR an IPv6\n"
 	      "address, CONTAINER an SRv6 uSID container (block, then 16-bit uSIDs,\n"
-	      "zero-filled). Planes are numbered 0..15; plane 0 is the netdev of\n"
-	      "\"rdma link add\". See mrcctl(8).\n"
+	      "zero-filled), SEGS an SRv6 segment list: 1 to 6 IPv6 addresses, the\n"
+	      "first segment first (\"segs SEGS\" is the same as \"srh SEGS\").\n"
+	      "Planes are numbered 0..15; plane 0 is the netdev of \"rdma link add\".\n"
+	      "monitor prints plane and path set changes as they happen, until\n"
+	      "interrupted or after N events. See mrcctl(8).\n"
 	      "\n"
 	      "Devices are created and removed with rdma(8):\n"
 	      "	rdma link add DEV type mrc netdev NETDEV\n"
@@ -1777,6 +2133,8 @@ static int do_main(struct ctx *c, int argc, char **argv)
 
 	if (!strcmp(argv[0], "stats"))
 		return stats(c, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "monitor"))
+		return monitor(c, argc - 1, argv + 1);
 	for (i = 0; i < ARRAY_SIZE(objects); i++)
 		if (!strcmp(argv[0], objects[i].name))
 			return do_object(c, argv[0], objects[i].cmds, argc - 1,

@@ -53,14 +53,19 @@ check "plane show -j: keys" bash -c \
 sent "plane show dev: a filtered dump" "cmd=3 dump 2=mrc0" -- plane show dev mrc0
 sent "plane show: one dump of all" "cmd=3 dump" -- plane show
 
-expect_lines "path show dev: usid and udp lines" \
+expect_lines "path show dev: usid, udp and srh lines" \
 "mrc1 peer fd00::2 plane 1 usid fc00:0:1100:2100:1101:e002:: path 3 tx 100 pkts 409600 bytes
-mrc1 peer fd00::2 plane 0 udp remote 2001:db8:0:2::1 path 0 tx 100 pkts 409600 bytes" -- \
+mrc1 peer fd00::2 plane 0 udp remote 2001:db8:0:2::1 path 0 tx 100 pkts 409600 bytes
+mrc1 peer fd00::2 plane 1 srh fc00:0:1100::1,fc00:0:2100::1,2001:db8:1:2::1 remote 2001:db8:1:2::1 path 4 tx 100 pkts 409600 bytes" -- \
 	path show dev mrc1
 check "path show -j: mode, usid, remote" bash -c \
 	"'$MRCCTL' -j path show dev mrc0 | jq -e '.[0].mode == \"usid\" and
 	.[0].usid == \"fc00:0:1100:2100:1101:e002::\" and (.[0] | has(\"remote\") | not) and
 	.[1].mode == \"udp\" and .[1].remote == \"2001:db8:0:2::1\" and .[1].path == 0'"
+check "path show -j: srh mode, segs an array, first segment first" bash -c \
+	"'$MRCCTL' -j path show dev mrc0 | jq -e '.[2] | .mode == \"srh\" and
+	.segs == [\"fc00:0:1100::1\", \"fc00:0:2100::1\", \"2001:db8:1:2::1\"] and
+	.remote == \"2001:db8:1:2::1\" and .path == 4 and (has(\"usid\") | not)'"
 sent "path show dev peer: filtered dump" "cmd=6 dump 2=mrc0 3=fd00::2" -- \
 	path show dev mrc0 peer fd00:0::2
 sent "path show: one dump of all devices" "cmd=6 dump" -- path show
@@ -79,10 +84,12 @@ check "stats: the plane table" bash -c \
 	"'$MRCCTL' stats dev mrc0 | grep -Eq '^mrc0 +0 +lo +UP +123 +5000000000 +12 +3456 +0 +0$'"
 check "stats: the path table" bash -c \
 	"'$MRCCTL' stats dev mrc0 | grep -Eq '^mrc0 +fd00::2 +0 +0 +udp +100 +409600$'"
+check "stats: an srh path's mode" bash -c \
+	"'$MRCCTL' stats dev mrc0 | grep -Eq '^mrc0 +fd00::2 +1 +4 +srh +100 +409600$'"
 sent "stats dev: two dumps" "cmd=3 dump 2=mrc0
 cmd=6 dump 2=mrc0" -- stats dev mrc0
 check "stats -j: planes and paths" bash -c \
-	"'$MRCCTL' -j stats | jq -e '(.planes | length) == 4 and (.paths | length) == 4'"
+	"'$MRCCTL' -j stats | jq -e '(.planes | length) == 4 and (.paths | length) == 6'"
 for cmd in "dev show" "plane show" "path show" "ev show dev mrc0 qpn 1" "stats"; do
 	# shellcheck disable=SC2086
 	check "-j -p $cmd: valid, same as -j" json_same $cmd
@@ -107,6 +114,37 @@ sent "path del: a plane" "cmd=8 2=mrc0 3=fd00::2 4=2" -- path del dev mrc0 peer 
 sent "path del: one path" "cmd=8 2=mrc0 3=fd00::2 4=2 6=::1" -- \
 	path del dev mrc0 peer fd00::2 plane 2 remote ::1
 
+# ---- srh paths: MRC_A_PATH_SEGS (13), 16 bytes a segment, first first ----
+sent "path add srh: the segment list" \
+	"cmd=7 2=mrc0 3=fd00::2 4=1 13=fc00:0:1100::1,fc00:0:2100::1,2001:db8:1:2::1" -- \
+	path add dev mrc0 peer fd00::2 plane 1 srh fc00:0:1100::1,fc00:0:2100::1,2001:db8:1:2::1
+sent "path add srh: one segment" "cmd=7 2=mrc0 3=fd00::2 4=0 13=2001:db8::1" -- \
+	path add dev mrc0 peer fd00::2 plane 0 srh 2001:db8:0:0::1
+sent "path add segs (= srh): 6 segments, with remote" \
+	"cmd=7 2=mrc0 3=fd00::2 4=1 13=fc00::1,fc00::2,fc00::3,fc00::4,fc00::5,fc00::6 6=2001:db8::1" -- \
+	path add dev mrc0 peer fd00::2 plane 1 remote 2001:db8::1 segs fc00::1,fc00::2,fc00::3,fc00::4,fc00::5,fc00::6
+sent "path del: one srh path" "cmd=8 2=mrc0 3=fd00::2 4=1 13=fc00::1,fc00::2" -- \
+	path del dev mrc0 peer fd00::2 plane 1 srh fc00::1,fc00::2
+: >"$MOCK_LOG"
+expect "path add srh: 7 segments" 2 /dev/null "mrcctl: path add: srh: 7 segments, at most 6" -- \
+	path add dev mrc0 peer fd00::2 plane 1 srh fc00::1,fc00::2,fc00::3,fc00::4,fc00::5,fc00::6,fc00::7
+expect "path add srh: a bad address" 2 /dev/null 'mrcctl: path add: srh: invalid IPv6 address "fc00::zz"' -- \
+	path add dev mrc0 peer fd00::2 plane 1 srh fc00::1,fc00::zz
+expect "path add segs: an IPv4 address" 2 /dev/null 'mrcctl: path add: segs: invalid IPv6 address "10.0.0.1"' -- \
+	path add dev mrc0 peer fd00::2 plane 1 segs 10.0.0.1
+expect "path add srh: an empty segment" 2 /dev/null 'mrcctl: path add: srh: empty segment in "fc00::1,"' -- \
+	path add dev mrc0 peer fd00::2 plane 1 srh fc00::1,
+expect "path add: srh and usid" 2 /dev/null "mrcctl: path add: give usid CONTAINER or srh SEGS, not both" -- \
+	path add dev mrc0 peer fd00::2 plane 1 usid fc00:0:1100:2100:1101:e002:: srh fc00::1
+expect "path add: srh and segs" 2 /dev/null 'mrcctl: path add: "srh" and "segs" are the same argument' -- \
+	path add dev mrc0 peer fd00::2 plane 1 srh fc00::1 segs fc00::1
+expect "path del: srh and remote" 2 /dev/null \
+	"mrcctl: path del: give usid CONTAINER, srh SEGS or remote ADDR, not two" -- \
+	path del dev mrc0 peer fd00::2 plane 1 srh fc00::1 remote ::1
+expect "path del: srh without plane" 2 /dev/null 'mrcctl: path del: "srh" needs "plane N"' -- \
+	path del dev mrc0 peer fd00::2 srh fc00::1
+check "srh usage errors: nothing sent" test ! -s "$MOCK_LOG"
+
 # ---- kernel errors --------------------------------------------------------
 export MOCK_ERR="22:uSID container has a hole"
 expect "do: extack, exit 1" 1 /dev/null "mrcctl: Error: mrc0: uSID container has a hole (Invalid argument)" -- \
@@ -120,6 +158,60 @@ MOCK_ERR=1 expect "no extack: strerror only" 1 /dev/null "mrcctl: Error: mrc0: O
 unset MOCK_ERR
 expect "unknown device: the kernel's message" 1 /dev/null "mrcctl: Error: nosuch: no such mrc device (No such device)" -- \
 	plane show dev nosuch
+
+# ---- monitor: test-nlmock.c's notifications when the config group is joined
+mon_all="plane dev mrc0 plane 1 netdev lo UP
+path dev mrc1 peer fd00::3 changed
+plane dev mrc0 plane 1 ifindex 999999 DOWN
+plane dev mrc0 plane 2 REMOVED
+path dev mrc0 peer fd00::2 changed"
+expect_lines "monitor: a line an event, unknown commands skipped" "$mon_all" -- monitor count 5
+sent "monitor: joins the config group, sends nothing" "join=7" -- monitor count 1
+expect_lines "monitor count: stops after N" "$(head -2 <<<"$mon_all")" -- monitor count 2
+expect_lines "monitor dev: that device's events" "$(grep 'dev mrc0' <<<"$mon_all")" -- \
+	monitor dev mrc0 count 4
+expect_lines "monitor -j: an object a line" \
+'{"event":"plane","dev":"mrc0","plane":1,"netdev":"lo","state":"UP"}
+{"event":"path","dev":"mrc1","peer":"fd00::3"}
+{"event":"plane","dev":"mrc0","plane":1,"ifindex":999999,"state":"DOWN"}
+{"event":"plane","dev":"mrc0","plane":2,"state":"REMOVED"}
+{"event":"path","dev":"mrc0","peer":"fd00::2"}' -- -j monitor count 5
+expect_lines "monitor -j -p: still an object a line" \
+	'{"event":"plane","dev":"mrc0","plane":1,"netdev":"lo","state":"UP"}' -- -j -p monitor count 1
+check "monitor -j: valid JSON" bash -c \
+	"'$MRCCTL' -j monitor count 5 | jq -s -e 'length == 5 and
+	.[3] == {event: \"plane\", dev: \"mrc0\", plane: 2, state: \"REMOVED\"}'"
+
+# mon_signal SIG: without count, the events are flushed as they come and SIG
+# ends monitor with 0
+mon_signal() {
+	local desc="monitor: flushed lines, SIG$1 exits 0" pid rc
+	"$MRCCTL" monitor >"$tmp/mon" 2>"$tmp/err" &
+	pid=$!
+	for _ in $(seq 50); do
+		[ "$(wc -l <"$tmp/mon")" = 5 ] && break
+		sleep 0.1
+	done
+	kill -"$1" "$pid"
+	wait "$pid" && rc=0 || rc=$?
+	if [ "$rc" != 0 ]; then
+		not_ok "$desc" "exit $rc" "$(cat "$tmp/err")"
+	elif [ "$(cat "$tmp/mon")" != "$mon_all" ]; then
+		not_ok "$desc" "got:" "$(cat "$tmp/mon")"
+	else
+		ok "$desc"
+	fi
+}
+mon_signal TERM
+mon_signal INT
+MOCK_NO_MCGRP=1 expect "monitor: no config group, exit 1" 1 /dev/null \
+	'mrcctl: Error: the "mrc" family has no "config" multicast group' -- monitor
+expect "monitor count 0: a usage error" 2 /dev/null 'mrcctl: monitor: invalid count "0"' -- \
+	monitor count 0
+expect "monitor: unknown argument" 2 /dev/null 'mrcctl: monitor: unknown argument "peer"' -- \
+	monitor peer fd00::2
+check "help: srh and monitor" bash -c \
+	"'$MRCCTL' help | grep -q 'srh SEGS' && '$MRCCTL' help | grep -q '^mrcctl monitor'"
 
 # ---- fabric load ------------------------------------------------------------
 cat >"$tmp/f" <<'EOF'

@@ -6,11 +6,17 @@
  * EVs (as the family's spec describes them).
  *
  *   MOCK_LOG=FILE        append one line per mrc request: "cmd=N TYPE=VALUE..."
+ *                        (and "join=GROUP" when a multicast group is joined)
  *   MOCK_ERR=ERRNO:MSG   fail mrc requests (do: NLMSG_ERROR, dump: NLMSG_DONE)
  *   MOCK_FAIL_AT=N       ... only the Nth one
+ *   MOCK_NO_MCGRP=1      the family has no multicast group
+ *
+ * Joining the "config" group queues a fixed list of notifications (see
+ * join_config()); once they are read, recvfrom waits for a signal.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <unistd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +29,13 @@
 #include "linux/mrc.h"
 
 #define MOCK_FAMILY	0x42
+#define MOCK_MCGRP	7	/* the "config" group */
 #define MAX_MSGS	64
 
 static char *queue[MAX_MSGS];
 static size_t queue_len[MAX_MSGS];
 static unsigned int nqueued, head, requests;
+static bool joined;
 static char out[8192];
 static struct nlmsghdr *cur;		/* the reply being built */
 static const struct nlmsghdr *req;	/* the request being answered */
@@ -42,9 +50,20 @@ int mnl_socket_bind(struct mnl_socket *nl, unsigned int groups, pid_t pid)
 	return 0;
 }
 
+static void join_config(void);
+static void log_line(const char *fmt, unsigned int n);
+
 int mnl_socket_setsockopt(const struct mnl_socket *nl, int type, void *buf,
 			  socklen_t len)
 {
+	if (type != NETLINK_ADD_MEMBERSHIP)
+		return 0;
+	log_line("join=%u\n", *(unsigned int *)buf);
+	if (*(unsigned int *)buf != MOCK_MCGRP) {
+		errno = EINVAL;
+		return -1;
+	}
+	join_config();
 	return 0;
 }
 
@@ -68,24 +87,41 @@ static void push(void)
 	memcpy(queue[nqueued++], cur, cur->nlmsg_len);
 }
 
-static struct nlmsghdr *reply(uint16_t type, uint16_t flags)
+static struct nlmsghdr *msg(uint16_t type, uint16_t flags, uint32_t seq)
 {
 	memset(out, 0, sizeof(out));
 	cur = mnl_nlmsg_put_header(out);
 	cur->nlmsg_type = type;
 	cur->nlmsg_flags = flags;
-	cur->nlmsg_seq = req->nlmsg_seq;
+	cur->nlmsg_seq = seq;
 	return cur;
+}
+
+static struct nlmsghdr *reply(uint16_t type, uint16_t flags)
+{
+	return msg(type, flags, req->nlmsg_seq);
+}
+
+static void genl_header(uint8_t cmd)
+{
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(cur, sizeof(*g));
+
+	g->cmd = cmd;
+	g->version = 1;
 }
 
 static struct nlmsghdr *genl_reply(uint8_t cmd)
 {
-	struct genlmsghdr *g;
-
 	reply(req->nlmsg_type, req->nlmsg_flags & NLM_F_DUMP ? NLM_F_MULTI : 0);
-	g = mnl_nlmsg_put_extra_header(cur, sizeof(*g));
-	g->cmd = cmd;
-	g->version = 1;
+	genl_header(cmd);
+	return cur;
+}
+
+/* a notification, as the kernel multicasts it: no seq, no port */
+static struct nlmsghdr *ntf(uint8_t cmd)
+{
+	msg(MOCK_FAMILY, 0, 0);
+	genl_header(cmd);
 	return cur;
 }
 
@@ -155,15 +191,17 @@ static void put_dev(unsigned int i)
 	push();
 }
 
-static void put_plane(const char *dev, uint32_t id)
+/* the attributes of a plane; ifindex 0: a removed plane, only its id */
+static void plane_attrs(const char *dev, uint32_t id, uint32_t ifindex,
+			uint32_t state)
 {
-	genl_reply(MRC_CMD_PLANE_GET);
 	mnl_attr_put_u32(cur, MRC_A_PLANE_DEV_INDEX, 3);
 	mnl_attr_put_strz(cur, MRC_A_PLANE_DEV_NAME, dev);
 	mnl_attr_put_u32(cur, MRC_A_PLANE_ID, id);
-	mnl_attr_put_u32(cur, MRC_A_PLANE_IFINDEX, id ? 999999 : 1);
-	mnl_attr_put_u32(cur, MRC_A_PLANE_STATE, id ? MRC_PLANE_STATE_DOWN :
-			 MRC_PLANE_STATE_UP);
+	if (!ifindex)
+		return;
+	mnl_attr_put_u32(cur, MRC_A_PLANE_IFINDEX, ifindex);
+	mnl_attr_put_u32(cur, MRC_A_PLANE_STATE, state);
 	/* NLA_UINT: 4 bytes when it fits, 8 when not */
 	mnl_attr_put_u32(cur, MRC_A_PLANE_TX_PACKETS, 123);
 	mnl_attr_put_u64(cur, MRC_A_PLANE_TX_BYTES, 5000000000ULL);
@@ -171,22 +209,41 @@ static void put_plane(const char *dev, uint32_t id)
 	mnl_attr_put_u32(cur, MRC_A_PLANE_RX_BYTES, 3456);
 	mnl_attr_put_u32(cur, MRC_A_PLANE_RETRANS, 0);
 	mnl_attr_put_u32(cur, MRC_A_PLANE_LOSSES, id);
+}
+
+static void put_plane(const char *dev, uint32_t id)
+{
+	genl_reply(MRC_CMD_PLANE_GET);
+	plane_attrs(dev, id, id ? 999999 : 1,
+		    id ? MRC_PLANE_STATE_DOWN : MRC_PLANE_STATE_UP);
 	push();
 }
 
-static void put_path(const char *dev, uint32_t plane, uint32_t id, bool usid)
+static const char *const srh_segs[] = {
+	"fc00:0:1100::1", "fc00:0:2100::1", "2001:db8:1:2::1",
+};
+
+static void put_path(const char *dev, uint32_t plane, uint32_t id,
+		     enum mrc_path_mode mode)
 {
+	struct in6_addr segs[3];
+	unsigned int i;
+
 	genl_reply(MRC_CMD_PATH_GET);
 	mnl_attr_put_u32(cur, MRC_A_PATH_DEV_INDEX, 3);
 	mnl_attr_put_strz(cur, MRC_A_PATH_DEV_NAME, dev);
 	put_addr(MRC_A_PATH_PEER, "fd00::2");
 	mnl_attr_put_u32(cur, MRC_A_PATH_PLANE, plane);
-	mnl_attr_put_u32(cur, MRC_A_PATH_MODE, usid ? MRC_PATH_MODE_USID :
-			 MRC_PATH_MODE_UDP);
-	if (usid) {
+	mnl_attr_put_u32(cur, MRC_A_PATH_MODE, mode);
+	if (mode == MRC_PATH_MODE_USID) {
 		put_addr(MRC_A_PATH_USID, "fc00:0:1100:2100:1101:e002::");
 		mnl_attr_put_u8(cur, MRC_A_PATH_LBLEN, 32);
 		mnl_attr_put_u8(cur, MRC_A_PATH_NFLEN, 16);
+	} else if (mode == MRC_PATH_MODE_SRH) {
+		for (i = 0; i < 3; i++)
+			inet_pton(AF_INET6, srh_segs[i], &segs[i]);
+		mnl_attr_put(cur, MRC_A_PATH_SEGS, sizeof(segs), segs);
+		put_addr(MRC_A_PATH_REMOTE, "2001:db8:1:2::1");
 	} else {
 		put_addr(MRC_A_PATH_REMOTE, "2001:db8:0:2::1");
 	}
@@ -224,22 +281,48 @@ static int find_dev(const char *name)
 	return -1;
 }
 
-static void log_request(uint8_t cmd)
+static FILE *log_open(void)
 {
 	const char *file = getenv("MOCK_LOG");
-	const struct nlattr *a;
-	char addr[INET6_ADDRSTRLEN];
-	FILE *f;
 
-	f = file ? fopen(file, "a") : NULL;
+	return file ? fopen(file, "a") : NULL;
+}
+
+static void log_line(const char *fmt, unsigned int n)
+{
+	FILE *f = log_open();
+
+	if (!f)
+		return;
+	fprintf(f, fmt, n);
+	fclose(f);
+}
+
+/* 16 bytes an address, comma-separated */
+static void log_addrs(FILE *f, const struct nlattr *a)
+{
+	const struct in6_addr *p = mnl_attr_get_payload(a);
+	char addr[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	for (i = 0; i < mnl_attr_get_payload_len(a) / sizeof(*p); i++)
+		fprintf(f, "%s%s", i ? "," : "",
+			inet_ntop(AF_INET6, &p[i], addr, sizeof(addr)));
+}
+
+static void log_request(uint8_t cmd)
+{
+	const struct nlattr *a;
+	FILE *f = log_open();
+
 	if (!f)
 		return;
 	fprintf(f, "cmd=%u%s", cmd, req->nlmsg_flags & NLM_F_DUMP ? " dump" : "");
 	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr)) {
 		fprintf(f, " %u=", mnl_attr_get_type(a));
-		if (mnl_attr_get_payload_len(a) == 16)
-			fputs(inet_ntop(AF_INET6, mnl_attr_get_payload(a), addr,
-					sizeof(addr)), f);
+		if (mnl_attr_get_payload_len(a) &&
+		    mnl_attr_get_payload_len(a) % 16 == 0)
+			log_addrs(f, a);
 		else if (mnl_attr_get_payload_len(a) == 4)
 			fprintf(f, "%u", mnl_attr_get_u32(a));
 		else
@@ -280,8 +363,9 @@ static void dump(uint8_t cmd)
 			put_plane(devs[i], 1);
 		}
 		if (cmd == MRC_CMD_PATH_GET) {
-			put_path(devs[i], 1, 3, true);
-			put_path(devs[i], 0, 0, false);
+			put_path(devs[i], 1, 3, MRC_PATH_MODE_USID);
+			put_path(devs[i], 0, 0, MRC_PATH_MODE_UDP);
+			put_path(devs[i], 1, 4, MRC_PATH_MODE_SRH);
 		}
 		if (cmd == MRC_CMD_EV_GET && qpn) {
 			put_ev(mnl_attr_get_u32(qpn), 5, MRC_EV_STATE_GOOD);
@@ -318,14 +402,50 @@ static void answer_mrc(void)
 
 static void answer_ctrl(void)
 {
-	struct genlmsghdr *g;
+	struct nlattr *groups, *grp;
 
 	reply(GENL_ID_CTRL, 0);
-	g = mnl_nlmsg_put_extra_header(cur, sizeof(*g));
-	g->cmd = CTRL_CMD_NEWFAMILY;
+	genl_header(CTRL_CMD_NEWFAMILY);
 	mnl_attr_put_u16(cur, CTRL_ATTR_FAMILY_ID, MOCK_FAMILY);
+	if (!getenv("MOCK_NO_MCGRP")) {
+		groups = mnl_attr_nest_start(cur, CTRL_ATTR_MCAST_GROUPS);
+		grp = mnl_attr_nest_start(cur, 1);
+		mnl_attr_put_u32(cur, CTRL_ATTR_MCAST_GRP_ID, MOCK_MCGRP);
+		mnl_attr_put_strz(cur, CTRL_ATTR_MCAST_GRP_NAME, MRC_MCGRP_CONFIG);
+		mnl_attr_nest_end(cur, grp);
+		mnl_attr_nest_end(cur, groups);
+	}
 	push();
 	put_ack(0, NULL);
+}
+
+static void ntf_path(const char *dev, const char *peer)
+{
+	ntf(MRC_CMD_PATH_CHANGE_NTF);
+	mnl_attr_put_u32(cur, MRC_A_PATH_DEV_INDEX, 3);
+	mnl_attr_put_strz(cur, MRC_A_PATH_DEV_NAME, dev);
+	put_addr(MRC_A_PATH_PEER, peer);
+	push();
+}
+
+/* the notifications a monitor gets, as mrc_netlink.c sends them */
+static void join_config(void)
+{
+	ntf(MRC_CMD_PLANE_CHANGE_NTF);		/* added, or came up */
+	plane_attrs("mrc0", 1, 1, MRC_PLANE_STATE_UP);
+	push();
+	ntf_path("mrc1", "fd00::3");
+	ntf(99);				/* a command of a newer kernel */
+	mnl_attr_put_strz(cur, 2, "mrc0");
+	push();
+	ntf(MRC_CMD_PLANE_CHANGE_NTF);		/* went down */
+	plane_attrs("mrc0", 1, 999999, MRC_PLANE_STATE_DOWN);
+	push();
+	ntf(MRC_CMD_PLANE_CHANGE_NTF);		/* removed */
+	plane_attrs("mrc0", 2, 0, 0);
+	push();
+	ntf_path("mrc0", "fd00::2");
+	joined = true;
 }
 
 ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t len)
@@ -344,6 +464,11 @@ ssize_t mnl_socket_recvfrom(const struct mnl_socket *nl, void *buf, size_t size)
 {
 	size_t len;
 
+	if (head == nqueued && joined) {
+		pause();	/* no more events: wait for mrcctl's signal */
+		errno = EINTR;
+		return -1;
+	}
 	if (head == nqueued) {
 		errno = EAGAIN;
 		return -1;

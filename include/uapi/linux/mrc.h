@@ -42,10 +42,14 @@ enum mrc_plane_state {
  * @MRC_PATH_MODE_USID: IPv6-in-IPv6: the outer destination is an SRv6 uSID
  *   container (RFC 9800 NEXT-C-SID), the inner destination the peer's node
  *   address (MRC 1.0).
+ * @MRC_PATH_MODE_SRH: IPv6-in-IPv6 with a Segment Routing Header: the outer
+ *   destination is the first of an explicit segment list (RFC 8754, SRv6 End
+ *   at every segment), the inner destination the peer's node address.
  */
 enum mrc_path_mode {
 	MRC_PATH_MODE_UDP,
 	MRC_PATH_MODE_USID,
+	MRC_PATH_MODE_SRH,
 };
 
 /**
@@ -106,6 +110,7 @@ enum {
 	MRC_A_PATH_ID,
 	MRC_A_PATH_TX_PACKETS,
 	MRC_A_PATH_TX_BYTES,
+	MRC_A_PATH_SEGS,
 
 	__MRC_A_PATH_MAX,
 	MRC_A_PATH_MAX = (__MRC_A_PATH_MAX - 1)
