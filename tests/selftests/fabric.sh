@@ -181,34 +181,30 @@ fabric_plane_addr() {
 	echo "2001:db8:$2:$_h::1"
 }
 
-fabric_paths() {
-	local a b p j _k _h _p _x
+# _fabric_path_list A B KIND: the P*S paths from host A to host B, as uSID
+# containers (usid) or SRH segment lists (srh)
+_fabric_path_list() {
+	local a b p j t0a t1 t0b _k _h _p _x
 	_fabric_host "$1" || return 1
 	a=$_h
 	_fabric_host "$2" || return 1
 	b=$_h
 	for ((p = 0; p < FABRIC_PLANES; p++)); do
 		for ((j = 0; j < FABRIC_T1; j++)); do
-			printf '%d fc00:0:%x:%x:%x:%x::\n' "$p" $((0x1000 + p * 0x100 + a - 1)) \
-				$((0x2000 + p * 0x100 + j)) $((0x1000 + p * 0x100 + b - 1)) $((0xe000 + b))
+			t0a=$((0x1000 + p * 0x100 + a - 1)) t1=$((0x2000 + p * 0x100 + j))
+			t0b=$((0x1000 + p * 0x100 + b - 1))
+			if [ "$3" = srh ]; then
+				printf '%d fc00:0:%x::1,fc00:0:%x::1,fc00:0:%x::1,2001:db8:%d:%d::1\n' \
+					"$p" "$t0a" "$t1" "$t0b" "$p" "$b"
+			else
+				printf '%d fc00:0:%x:%x:%x:%x::\n' "$p" "$t0a" "$t1" "$t0b" $((0xe000 + b))
+			fi
 		done
 	done
 }
 
-fabric_srh_paths() {
-	local a b p j _k _h _p _x
-	_fabric_host "$1" || return 1
-	a=$_h
-	_fabric_host "$2" || return 1
-	b=$_h
-	for ((p = 0; p < FABRIC_PLANES; p++)); do
-		for ((j = 0; j < FABRIC_T1; j++)); do
-			printf '%d fc00:0:%x::1,fc00:0:%x::1,fc00:0:%x::1,2001:db8:%d:%d::1\n' "$p" \
-				$((0x1000 + p * 0x100 + a - 1)) $((0x2000 + p * 0x100 + j)) \
-				$((0x1000 + p * 0x100 + b - 1)) "$p" "$b"
-		done
-	done
-}
+fabric_paths() { _fabric_path_list "$1" "$2" usid; }
+fabric_srh_paths() { _fabric_path_list "$1" "$2" srh; }
 
 # _fabric_ends LINK: sets _na _da _nb _db (node and netdev of both ends)
 _fabric_ends() {
