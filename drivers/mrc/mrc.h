@@ -297,6 +297,7 @@ struct mrc_req {
 	bool rnr_wait;
 	u32 srtt_us;
 	u32 rttvar_us;
+	u8 rto_shift;			/* RTO backoff: doublings in force */
 	u8 *txs;			/* MRC_TX_WIN flags */
 	u8 *txev;			/* MRC_TX_WIN: EV index last sent on */
 	u32 *txseq;			/* MRC_TX_WIN: send order (tx_seq) */

@@ -17,8 +17,9 @@
  * PSNs are acknowledged only by their responses; a lost READ response is
  * asked for again with a one-packet READ request at its PSN.
  *
- * Timeouts: a retransmission timer from the measured RTT (RFC 6298 style)
- * resends the oldest unacknowledged PSNs. The QP's timeout attribute bounds
+ * Timeouts: a retransmission timer from the measured RTT (RFC 6298 style,
+ * doubled per expiry until the next sample) resends the oldest
+ * unacknowledged PSNs. The QP's timeout attribute bounds
  * it and counts retries: retry_cnt timeouts without progress (no PSN newly
  * acknowledged, cumulatively or selectively) complete the oldest WQE with
  * IB_WC_RETRY_EXC_ERR and move the QP to the error state.
@@ -40,6 +41,8 @@ static void req_work(struct work_struct *work);
 #define MRC_BUDGET		256
 #define MRC_RTO_MIN_US		2000
 #define MRC_RTO_INIT_US		20000
+#define MRC_RTO_MAX_US		1000000	/* backoff cap without a QP timeout */
+#define MRC_RTO_SHIFT_MAX	10
 #define MRC_TO_BURST		64	/* PSNs resent per timeout */
 #define MRC_REO_MIN_US		1000	/* reordering allowance on one EV */
 
@@ -148,6 +151,7 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->progress = jiffies;
 	r->srtt_us = 0;
 	r->rttvar_us = 0;
+	r->rto_shift = 0;
 	r->since_ackreq = 0;
 	memset(r->txs, 0, MRC_TX_WIN);
 }
@@ -162,18 +166,23 @@ static u64 qp_timeout_us(struct mrc_qp *qp)
 	return (4096ULL << min_t(u8, t, 31)) / 1000;
 }
 
+/*
+ * RFC 6298: the smoothed RTT plus four deviations, doubled for every
+ * timeout and halved for every advance of snd_una until the next RTT
+ * sample (Karn), at most the QP's timeout attribute (as hardware does) or,
+ * without one, MRC_RTO_MAX_US.
+ */
 static u32 rto_us(struct mrc_qp *qp)
 {
 	struct mrc_req *r = &qp->req;
-	u64 limit = qp_timeout_us(qp);
-	u32 rto;
+	u64 limit = qp_timeout_us(qp), rto, cap;
 
 	rto = r->srtt_us ? r->srtt_us + max(4 * r->rttvar_us, 1000U) :
 			   MRC_RTO_INIT_US;
-	rto = max_t(u32, rto, MRC_RTO_MIN_US);
-	if (limit && rto > limit)
-		rto = max_t(u64, limit, MRC_RTO_MIN_US);
-	return rto;
+	rto = max_t(u64, rto, MRC_RTO_MIN_US);
+	cap = limit ? max_t(u64, limit, MRC_RTO_MIN_US) :
+		      max_t(u64, rto, MRC_RTO_MAX_US);
+	return min3(rto << r->rto_shift, cap, (u64)U32_MAX);
 }
 
 static void arm_timer(struct mrc_qp *qp)
@@ -195,6 +204,7 @@ static void rtt_sample(struct mrc_qp *qp, u32 psn)
 
 	if (r->txs[tslot(psn)] & MRC_TX_RTXED || s > 10 * USEC_PER_SEC)
 		return;
+	r->rto_shift = 0;
 	if (!r->srtt_us) {
 		r->srtt_us = s;
 		r->rttvar_us = s / 2;
@@ -979,7 +989,11 @@ static bool advance_una(struct mrc_qp *qp)
 		r->snd_una = mrc_psn_add(r->snd_una, 1);
 	if (old == r->snd_una)
 		return false;
-	rtt_sample(qp, mrc_psn_add(r->snd_una, -1));
+	/* progress halves a backed-off RTO (resent PSNs give no sample) */
+	if (r->rto_shift)
+		r->rto_shift--;
+	if (!(r->txs[tslot(mrc_psn_add(r->snd_una, -1))] & MRC_TX_RD))
+		rtt_sample(qp, mrc_psn_add(r->snd_una, -1));
 	r->progress = jiffies;
 	r->retry_left = qp->attr.retry_cnt;
 	r->rnr_left = qp->attr.rnr_retry;
@@ -1080,6 +1094,8 @@ static void rd_response(struct mrc_qp *qp, struct mrc_pkt *pkt)
 		m->status = IB_WC_LOC_PROT_ERR;
 		m->done = true;
 	}
+	/* every response is timed: a QP that only reads has no other RTT */
+	rtt_sample(qp, psn);
 	mark_acked(qp, psn);
 	return;
 bad:
@@ -1192,7 +1208,7 @@ static void timeout(struct mrc_qp *qp)
 	 */
 	age = rto_us(qp);
 	now = now_us();
-	r->srtt_us = min_t(u32, r->srtt_us * 2, 1000000);
+	r->rto_shift = min(r->rto_shift + 1, MRC_RTO_SHIFT_MAX);
 	for (p = r->snd_una; p != r->snd_nxt && n < MRC_TO_BURST;
 	     p = mrc_psn_add(p, 1)) {
 		u8 *f = &r->txs[tslot(p)];
