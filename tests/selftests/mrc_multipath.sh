@@ -157,14 +157,22 @@ tc -n "$mark" filter add dev u0 parent 1: protocol ipv6 basic \
 marked=$(A -j path show dev "$DEV_A" |
 	jq -r ".[] | select(.usid | startswith(\"fc00:0:$(fabric_usid t0-p1-0):$(fabric_usid t1-p1-0):\")) | .path")
 PORT=$((PORT + 1))
-timeout "$TMO" ip netns exec "$NS_B" ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -D 8 -p "$PORT" >/dev/null 2>&1 &
+# rc_qpns: the RC QPs of h1's device (a QP of the last test may linger)
+rc_qpns() {
+	ip netns exec "$NS_A" rdma -j res show qp |
+		jq -r ".[] | select(.ifname == \"$DEV_A\" and .type == \"RC\") | .lqpn"
+}
+old=$(rc_qpns | tr '\n' ' ')
+timeout "$TMO" ip netns exec "$NS_B" ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -D 8 -p "$PORT" \
+	>"$LOGS/ecn.srv" 2>&1 &
 spid=$!
 wait_listen "$NS_B" tcp "$PORT" "$spid"
-timeout "$TMO" ip netns exec "$NS_A" ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -D 8 -p "$PORT" "$IP_B" >/dev/null 2>&1 &
+timeout "$TMO" ip netns exec "$NS_A" ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -D 8 -p "$PORT" "$IP_B" \
+	>"$LOGS/ecn.cli" 2>&1 &
 cpid=$!
 qpn=''
 for _ in $(seq 50); do
-	qpn=$(ip netns exec "$NS_A" rdma -j res show qp | jq -r ".[] | select(.ifname == \"$DEV_A\" and .type == \"RC\") | .lqpn" | head -1)
+	qpn=$(rc_qpns | awk -v old=" $old " 'index(old, " " $1 " ") == 0' | head -1)
 	[ -n "$qpn" ] && break
 	sleep 0.2
 done
@@ -176,7 +184,9 @@ ev_ok() {
 	jq -e 'length == 128 and ([group_by(.plane)[] | length] == [32, 32, 32, 32]) and
 		all(.[]; .tx_packets > 0 and .state == "GOOD")' "$LOGS/evs" >/dev/null && return 0
 	jq -c '{evs: length, per_plane: [group_by(.plane)[] | length],
-		unused: [.[] | select(.tx_packets == 0) | .ev]}' "$LOGS/evs" || head -3 "$LOGS/evs"
+		unused: [.[] | select(.tx_packets == 0) | .ev]}' "$LOGS/evs" 2>/dev/null || head -3 "$LOGS/evs"
+	echo "RC QPs before: ${old:-none}"
+	tail -4 "$LOGS/ecn.cli" "$LOGS/ecn.srv"
 	return 1
 }
 check "ev show: 128 EVs of QP ${qpn:-?}, 32 per plane, all used" ev_ok
