@@ -167,8 +167,8 @@ timeout "$TMO" ip netns exec "$NS_B" ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 1
 	>"$LOGS/ecn.srv" 2>&1 &
 spid=$!
 wait_listen "$NS_B" tcp "$PORT" "$spid"
-timeout "$TMO" ip netns exec "$NS_A" ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -D 8 -p "$PORT" "$IP_B" \
-	>"$LOGS/ecn.cli" 2>&1 &
+timeout "$TMO" ip netns exec "$NS_A" ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -D 8 -p "$PORT" \
+	"$IP_B" >"$LOGS/ecn.cli" 2>&1 &
 cpid=$!
 qpn=''
 for _ in $(seq 50); do
