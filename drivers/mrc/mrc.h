@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -18,7 +19,7 @@
 #include <uapi/rdma/rdma_user_rxe.h>
 
 #include "mrc_param.h"
-#include "mrc_path.h"
+#include "mrc_ev.h"
 #include "mrc_psn.h"
 #include "mrc_wire.h"
 
@@ -139,12 +140,26 @@ enum mrc_counter {
 	MRC_CNT_RETRY_EXC,
 	MRC_CNT_RX_DROP,
 	MRC_CNT_TX_ERR,
+	MRC_CNT_EV_BAD,
+	MRC_CNT_EV_RECOVERED,
+	MRC_CNT_EV_BACKUP,
+	MRC_CNT_EV_FLOOR,
+	MRC_CNT_EV_SKIP,
+	MRC_CNT_PROBE_TX,
+	MRC_CNT_PROBE_RX,
+	MRC_CNT_PEER_PLANES,
 	MRC_NUM_COUNTERS
 };
 
 struct mrc_stats {
 	u64 c[MRC_NUM_COUNTERS];
 };
+
+/* Microseconds of CLOCK_MONOTONIC, wrapping: compare with (s32)(a - b) */
+static inline u32 mrc_now_us(void)
+{
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
 
 static inline void mrc_count(struct mrc_dev *mdev, enum mrc_counter c, u64 n)
 {
@@ -297,7 +312,8 @@ struct mrc_req {
 	bool rnr_wait;
 	u32 srtt_us;
 	u32 rttvar_us;
-	u8 rto_shift;			/* RTO backoff: doublings in force */
+	u8 rto_backoff;			/* RTO backoff: expiries in force */
+	u32 last_rtt_us;		/* the latest RTT sample */
 	u8 *txs;			/* MRC_TX_WIN flags */
 	u8 *txev;			/* MRC_TX_WIN: EV index last sent on */
 	u32 *txseq;			/* MRC_TX_WIN: send order (tx_seq) */
@@ -308,6 +324,12 @@ struct mrc_req {
 	u32 ud_psn;
 	u32 since_ackreq;
 	unsigned long rto_deadline;	/* jiffies */
+	bool rto_armed;			/* @rto_deadline counts */
+	u32 probe_next_us;		/* no probes before (mrc_now_us()) */
+	u32 rev_probe_us;		/* when the last reverse-set probe left */
+	u32 rev_rtt_us;			/* their smoothed RTT (0: none yet) */
+	s16 rev_probe_ev;		/* its EV while unanswered, or -1 */
+	u8 rev_backoff;			/* reverse probes unanswered in a row */
 };
 
 /* A receive message the responder is filling (in RQMSN order) */
@@ -531,12 +553,22 @@ void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem);
 void mrc_qp_kick(struct mrc_qp *qp);
 void mrc_qp_flush_rq(struct mrc_qp *qp);
 void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq);
-int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, bool rtx);
+/* what a packet the QP builds is, for mrc_qp_stamp() */
+enum mrc_stamp {
+	MRC_STAMP_DATA,		/* a request, or READ response data */
+	MRC_STAMP_RTX,		/* a request sent again */
+	MRC_STAMP_ACK,		/* an ACK, SACK, NAK or atomic ACK */
+};
+
+int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what);
+void mrc_qp_stamp_ev(struct mrc_qp *qp, struct sk_buff *skb, u32 i);
+void mrc_qp_ev_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig);
 u16 mrc_qp_sport(u32 qpn);
 int mrc_av_from_attr(struct mrc_av *av, const struct rdma_ah_attr *attr);
 
 /* mrc_req.c: requester and completer */
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq);
+void mrc_req_rev_probe(struct mrc_qp *qp, struct sk_buff_head *txq);
 void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		  struct sk_buff_head *txq);
 void mrc_req_timer(struct timer_list *t);
@@ -549,6 +581,8 @@ void mrc_req_reset(struct mrc_qp *qp);
 void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		   struct sk_buff_head *txq);
 void mrc_resp_ud_recv(struct mrc_qp *qp, struct sk_buff *skb);
+void mrc_resp_probe(struct mrc_qp *qp, struct sk_buff *skb,
+		    struct sk_buff_head *txq);
 void mrc_resp_flush(struct mrc_qp *qp);
 int mrc_resp_init(struct mrc_qp *qp);
 void mrc_resp_cleanup(struct mrc_qp *qp);
@@ -588,6 +622,9 @@ void mrc_peer_flush(struct mrc_dev *mdev);
 /* mrc_netlink.c */
 void mrc_nl_notify_plane(struct mrc_dev *mdev, u32 id, struct net *net);
 void mrc_nl_notify_path(struct mrc_dev *mdev, const struct in6_addr *peer);
+void mrc_nl_notify_ev(struct mrc_dev *mdev, u32 qpn, u32 i,
+		      const struct mrc_ev *e, const struct mrc_ev_change *chg,
+		      u8 cause);
 
 /* mrc_stats.c */
 void mrc_stats_init(void);

@@ -9,6 +9,9 @@
 
 #include "mrc.h"
 
+#define CREATE_TRACE_POINTS
+#include "mrc_trace.h"
+
 static struct rdma_link_ops mrc_link_ops = {
 	.type = "mrc",
 	.newlink = mrc_dev_newlink,

@@ -510,6 +510,8 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 		mrc_count(mdev, MRC_CNT_MALFORMED, 1);
 	} else if (pkt->mask & MRC_H_REQ) {
 		mrc_resp_recv(qp, skb, &txq);
+	} else if (pkt->opcode == MRC_OP_PROBE) {
+		mrc_resp_probe(qp, skb, &txq);
 	} else {
 		mrc_req_recv(qp, skb, &txq);
 	}

@@ -535,7 +535,37 @@ static int req_path(struct genl_info *info, struct mrc_dev **mdevp,
 	return 0;
 }
 
-int mrc_nl_path_add_doit(struct sk_buff *skb, struct genl_info *info)
+static int path_add(struct genl_info *info, struct mrc_dev *mdev,
+		    const struct in6_addr *peer, struct mrc_path_cfg *cfg)
+{
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PLANE))
+		return -EINVAL;
+	/* only path-add's policy has these: info->attrs is as long as it */
+	if (info->attrs[MRC_A_PATH_LBLEN])
+		cfg->lblen = nla_get_u8(info->attrs[MRC_A_PATH_LBLEN]);
+	if (info->attrs[MRC_A_PATH_NFLEN])
+		cfg->nflen = nla_get_u8(info->attrs[MRC_A_PATH_NFLEN]);
+	if (!has_plane(mdev, cfg->plane)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_PATH_PLANE],
+				    "the device has no such plane");
+		return -ENOENT;
+	}
+	return mrc_peer_add(mdev, peer, cfg, info->extack);
+}
+
+static int path_del(struct genl_info *info, struct mrc_dev *mdev,
+		    const struct in6_addr *peer, const struct mrc_path_cfg *cfg,
+		    unsigned int match)
+{
+	if ((match & ~MRC_PATH_MATCH_PLANE) && !(match & MRC_PATH_MATCH_PLANE)) {
+		NL_SET_ERR_MSG(info->extack, "a path's usid, segs or remote needs its plane");
+		return -EINVAL;
+	}
+	return mrc_peer_del(mdev, peer, cfg, match, info->extack);
+}
+
+/* path-add and path-del: one request format (req_path()), then either */
+static int path_doit(struct genl_info *info, bool add)
 {
 	struct mrc_path_cfg cfg;
 	struct mrc_dev *mdev;
@@ -546,46 +576,41 @@ int mrc_nl_path_add_doit(struct sk_buff *skb, struct genl_info *info)
 	err = req_path(info, &mdev, &peer, &cfg, &match);
 	if (err)
 		return err;
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PLANE))
-		err = -EINVAL;
-	/* only path-add's policy has these: info->attrs is as long as it */
-	if (info->attrs[MRC_A_PATH_LBLEN])
-		cfg.lblen = nla_get_u8(info->attrs[MRC_A_PATH_LBLEN]);
-	if (info->attrs[MRC_A_PATH_NFLEN])
-		cfg.nflen = nla_get_u8(info->attrs[MRC_A_PATH_NFLEN]);
-	if (!err && !has_plane(mdev, cfg.plane)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_PATH_PLANE],
-				    "the device has no such plane");
-		err = -ENOENT;
-	}
-	if (!err)
-		err = mrc_peer_add(mdev, &peer, &cfg, info->extack);
+	if (add)
+		err = path_add(info, mdev, &peer, &cfg);
+	else
+		err = path_del(info, mdev, &peer, &cfg, match);
 	ib_device_put(&mdev->ib_dev);
 	return err;
+}
+
+int mrc_nl_path_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return path_doit(info, true);
 }
 
 int mrc_nl_path_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_path_cfg cfg;
-	struct mrc_dev *mdev;
-	struct in6_addr peer;
-	unsigned int match;
-	int err;
-
-	err = req_path(info, &mdev, &peer, &cfg, &match);
-	if (err)
-		return err;
-	if ((match & ~MRC_PATH_MATCH_PLANE) && !(match & MRC_PATH_MATCH_PLANE)) {
-		NL_SET_ERR_MSG(info->extack, "a path's usid, segs or remote needs its plane");
-		err = -EINVAL;
-	}
-	if (!err)
-		err = mrc_peer_del(mdev, &peer, &cfg, match, info->extack);
-	ib_device_put(&mdev->ib_dev);
-	return err;
+	return path_doit(info, false);
 }
 
 /* ---- EVs --------------------------------------------------------------- */
+
+/* EV @i of QP @qpn: which it is, where it goes, its state */
+static int put_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn, u32 i,
+		  const struct mrc_ev *e)
+{
+	if (nla_put_u32(skb, MRC_A_EV_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_string(skb, MRC_A_EV_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u32(skb, MRC_A_EV_QPN, qpn) ||
+	    nla_put_u32(skb, MRC_A_EV_INDEX, i) ||
+	    nla_put_u32(skb, MRC_A_EV_VALUE, e->value) ||
+	    nla_put_u32(skb, MRC_A_EV_PLANE, e->plane) ||
+	    nla_put_u32(skb, MRC_A_EV_PATH_ID, e->path) ||
+	    nla_put_u32(skb, MRC_A_EV_STATE, e->state))
+		return -EMSGSIZE;
+	return 0;
+}
 
 static int fill_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
 		   u32 i, const struct mrc_ev *e, const struct genl_info *info)
@@ -594,23 +619,33 @@ static int fill_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
 
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, MRC_A_EV_DEV_INDEX, mdev->ib_dev.index) ||
-	    nla_put_u32(skb, MRC_A_EV_QPN, qpn) ||
-	    nla_put_u32(skb, MRC_A_EV_INDEX, i) ||
-	    nla_put_u32(skb, MRC_A_EV_VALUE, e->value) ||
-	    nla_put_u32(skb, MRC_A_EV_PLANE, e->plane) ||
-	    nla_put_u32(skb, MRC_A_EV_PATH_ID, e->path) ||
-	    nla_put_u32(skb, MRC_A_EV_STATE, e->state) ||
+	if (put_ev(skb, mdev, qpn, i, e) ||
 	    nla_put_uint(skb, MRC_A_EV_TX_PACKETS, e->tx_pkts) ||
 	    nla_put_uint(skb, MRC_A_EV_TX_BYTES, e->tx_bytes) ||
 	    nla_put_uint(skb, MRC_A_EV_RETRANS, e->retrans) ||
 	    nla_put_uint(skb, MRC_A_EV_LOSSES, e->losses) ||
-	    nla_put_uint(skb, MRC_A_EV_ECN, e->ecn)) {
+	    nla_put_uint(skb, MRC_A_EV_ECN, e->ecn) ||
+	    nla_put_uint(skb, MRC_A_EV_PROBES, e->probes) ||
+	    nla_put_u32(skb, MRC_A_EV_SRTT, e->srtt_us) ||
+	    (e->slot >= 0 && nla_put_u32(skb, MRC_A_EV_SLOT, e->slot))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
 	genlmsg_end(skb, hdr);
 	return 0;
+}
+
+/* RC QP @qpn of @mdev; the caller holds rcu_read_lock() */
+static struct mrc_qp *rc_qp(struct mrc_dev *mdev, u32 qpn,
+			    struct netlink_ext_ack *extack)
+{
+	struct mrc_qp *qp = xa_load(&mdev->qp_xa, qpn);
+
+	if (!qp || qp->ibqp.qp_type != IB_QPT_RC) {
+		NL_SET_ERR_MSG(extack, "no such RC QP");
+		return NULL;
+	}
+	return qp;
 }
 
 /* A copy of the EV set of RC QP @qpn, taken under its lock. */
@@ -621,9 +656,8 @@ static int copy_evs(struct mrc_dev *mdev, u32 qpn, struct mrc_ev *out,
 	int err = 0;
 
 	rcu_read_lock();	/* a destroy waits for us before freeing */
-	qp = xa_load(&mdev->qp_xa, qpn);
-	if (!qp || qp->ibqp.qp_type != IB_QPT_RC) {
-		NL_SET_ERR_MSG(extack, "no such RC QP");
+	qp = rc_qp(mdev, qpn, extack);
+	if (!qp) {
 		err = -ENOENT;
 		goto out;
 	}
@@ -657,7 +691,7 @@ int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	qpn = nla_get_u32(info->attrs[MRC_A_EV_QPN]);
 	err = -ENOMEM;
-	evs = kcalloc(MRC_MAX_EVS, sizeof(*evs), GFP_KERNEL);
+	evs = kvcalloc(MRC_MAX_EVS, sizeof(*evs), GFP_KERNEL);
 	if (!evs)
 		goto out;
 	err = copy_evs(mdev, qpn, evs, &n, cb->extack);
@@ -666,10 +700,61 @@ int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		if (!err)
 			pos->obj++;
 	}
-	kfree(evs);
+	kvfree(evs);
 out:
 	ib_device_put(&mdev->ib_dev);
 	return err == -EMSGSIZE && skb->len ? skb->len : err;
+}
+
+/* The operator denies an EV (DENIED) or allows it again (GOOD) */
+int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct mrc_dev *mdev;
+	struct mrc_qp *qp;
+	u32 idx, state;
+	int err = 0;
+
+	mdev = info_dev(info, MRC_A_EV_DEV_INDEX, MRC_A_EV_DEV_NAME);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_EV_QPN) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_A_EV_INDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_A_EV_STATE)) {
+		err = -EINVAL;
+		goto put;
+	}
+	idx = nla_get_u32(a[MRC_A_EV_INDEX]);
+	state = nla_get_u32(a[MRC_A_EV_STATE]);
+	if (state != MRC_EV_STATE_DENIED && state != MRC_EV_STATE_GOOD) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[MRC_A_EV_STATE],
+				    "an EV can only be denied or allowed (good)");
+		err = -EINVAL;
+		goto put;
+	}
+	rcu_read_lock();	/* a destroy waits for us before freeing */
+	qp = rc_qp(mdev, nla_get_u32(a[MRC_A_EV_QPN]), info->extack);
+	if (!qp) {
+		err = -ENOENT;
+		goto unlock;
+	}
+	spin_lock_bh(&qp->lock);
+	if (!qp->evs) {
+		NL_SET_ERR_MSG(info->extack, "the QP has no EV set (no path set to its peer)");
+		err = -ENOENT;
+	} else if (idx >= qp->evs->n) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[MRC_A_EV_INDEX], "no such EV in the QP's set");
+		err = -ENOENT;
+	} else {
+		mrc_qp_ev_signal(qp, idx, state == MRC_EV_STATE_DENIED ?
+				 MRC_EV_SIG_DENY : MRC_EV_SIG_ALLOW);
+	}
+	spin_unlock_bh(&qp->lock);
+unlock:
+	rcu_read_unlock();
+put:
+	ib_device_put(&mdev->ib_dev);
+	return err;
 }
 
 /* ---- notifications ------------------------------------------------------ */
@@ -736,6 +821,43 @@ void mrc_nl_notify_path(struct mrc_dev *mdev, const struct in6_addr *peer)
 	notify(net, msg, hdr);
 out:
 	put_net(net);
+}
+
+/*
+ * EV @i of QP @qpn changed health (mrc_qp_ev_signal(): softirq or process
+ * context, the QP's lock held).
+ */
+void mrc_nl_notify_ev(struct mrc_dev *mdev, u32 qpn, u32 i,
+		      const struct mrc_ev *e, const struct mrc_ev_change *chg,
+		      u8 cause)
+{
+	struct net_device *ndev;
+	struct sk_buff *msg;
+	struct net *net;
+	void *hdr;
+
+	rcu_read_lock();
+	ndev = rcu_dereference(mdev->ndev);
+	net = ndev ? dev_net(ndev) : NULL;
+	if (!net || !genl_has_listeners(&mrc_nl_family, net, MRC_NLGRP_EV))
+		goto out;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put(msg, 0, 0, &mrc_nl_family, 0, MRC_CMD_EV_CHANGE_NTF);
+	if (!hdr || put_ev(msg, mdev, qpn, i, e) ||
+	    nla_put_u32(msg, MRC_A_EV_OLD_STATE, chg->old) ||
+	    nla_put_u32(msg, MRC_A_EV_CAUSE, cause) ||
+	    (chg->backup >= 0 && nla_put_u32(msg, MRC_A_EV_BACKUP, chg->backup)) ||
+	    nla_put_uint(msg, MRC_A_EV_TIME, ktime_get_real_ns())) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&mrc_nl_family, net, msg, 0, MRC_NLGRP_EV,
+				GFP_ATOMIC);
+out:
+	rcu_read_unlock();
 }
 
 int mrc_netlink_init(void)

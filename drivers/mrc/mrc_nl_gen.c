@@ -90,6 +90,15 @@ static const struct nla_policy mrc_ev_get_nl_policy[MRC_A_EV_QPN + 1] = {
 	[MRC_A_EV_QPN] = { .type = NLA_U32, },
 };
 
+/* MRC_CMD_EV_SET - do */
+static const struct nla_policy mrc_ev_set_nl_policy[MRC_A_EV_STATE + 1] = {
+	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_EV_QPN] = { .type = NLA_U32, },
+	[MRC_A_EV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EV_STATE] = NLA_POLICY_MAX(NLA_U32, 3),
+};
+
 /* Ops table for mrc */
 static const struct genl_split_ops mrc_nl_ops[] = {
 	{
@@ -167,10 +176,18 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.maxattr	= MRC_A_EV_QPN,
 		.flags		= GENL_CMD_CAP_DUMP,
 	},
+	{
+		.cmd		= MRC_CMD_EV_SET,
+		.doit		= mrc_nl_ev_set_doit,
+		.policy		= mrc_ev_set_nl_policy,
+		.maxattr	= MRC_A_EV_STATE,
+		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
 };
 
 static const struct genl_multicast_group mrc_nl_mcgrps[] = {
 	[MRC_NLGRP_CONFIG] = { "config", },
+	[MRC_NLGRP_EV] = { "ev", },
 };
 
 struct genl_family mrc_nl_family __ro_after_init = {

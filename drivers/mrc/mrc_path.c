@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Path sets and EV sets: the pure logic (no netdev, no locks), so KUnit
- * can drive it. Locking and lifetimes are the callers': mrc_plane.c and
- * the QP code (Documentation/mrc/design.rst, "Multipath").
+ * Path sets: the pure logic (no netdev, no locks), so KUnit can drive it.
+ * Locking and lifetimes are the callers': mrc_peer.c and the QP code
+ * (Documentation/mrc/design.rst, "Multipath").
  */
 #include <kunit/visibility.h>
 #include <linux/errno.h>
@@ -310,104 +310,3 @@ void mrc_pathset_put(struct mrc_pathset *ps)
 		kref_put(&ps->ref, release);
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_pathset_put);
-
-static void shuffle(struct mrc_evset *evs)
-{
-	u32 i;
-
-	for (i = evs->n - 1; i > 0; i--) {
-		u32 j = prandom_u32_state(&evs->rnd) % (i + 1);
-
-		swap(evs->order[i], evs->order[j]);
-	}
-}
-
-/**
- * mrc_evset_build() - the EV set of a QP connecting over @ps
- * @ps: the peer's path set
- * @n: EVs wanted (the device profile), 1..MRC_MAX_EVS
- * @seed: seeds the QP's generator (path offsets, salt, permutations)
- * @gfp: allocation flags
- *
- * Every plane with paths gets n / planes EVs (at least one); its EVs name
- * its paths round robin from a random first one, so a plane with more
- * paths than EVs uses a random subset and one with fewer uses each path
- * equally often.
- *
- * Return: the set, or NULL (no memory, or @ps has no paths).
- */
-struct mrc_evset *mrc_evset_build(const struct mrc_pathset *ps, u32 n,
-				  u32 seed, gfp_t gfp)
-{
-	u16 first[MRC_MAX_PLANES] = {}, cnt[MRC_MAX_PLANES] = {};
-	u32 i, k, planes = 0, per, total, salt;
-	struct mrc_evset *evs;
-
-	for (i = 0; i < ps->npaths; i++) {
-		k = ps->paths[i]->cfg.plane;
-		if (!cnt[k]++) {
-			first[k] = i;
-			planes++;
-		}
-	}
-	if (!planes)
-		return NULL;
-	per = max(min_t(u32, n, MRC_MAX_EVS) / planes, 1u);
-	total = per * planes;
-	evs = kzalloc(struct_size(evs, ev, total), gfp);
-	if (!evs)
-		return NULL;
-	evs->n = total;
-	prandom_seed_state(&evs->rnd, seed);
-	salt = prandom_u32_state(&evs->rnd);
-	i = 0;
-	for (k = 0; k < MRC_MAX_PLANES; k++) {
-		u32 off, j;
-
-		if (!cnt[k])
-			continue;
-		off = prandom_u32_state(&evs->rnd) % cnt[k];
-		for (j = 0; j < per; j++, i++) {
-			struct mrc_ev *e = &evs->ev[i];
-
-			e->plane = k;
-			e->path = first[k] + (off + j) % cnt[k];
-			e->state = MRC_EV_STATE_GOOD;
-			e->value = mrc_ev_make(k, e->path, salt, i);
-			evs->order[i] = i;
-		}
-	}
-	return evs;
-}
-EXPORT_SYMBOL_IF_KUNIT(mrc_evset_build);
-
-/**
- * mrc_evset_next() - the EV for the next packet
- * @evs: the QP's EV set
- * @planes_up: bit k set when plane k can carry packets
- *
- * Walks the round's permutation, skipping EVs that are not GOOD or whose
- * plane is down; a new round starts with a new permutation.
- *
- * Return: index in @evs->ev, or -ENETUNREACH when no EV is usable.
- */
-int mrc_evset_next(struct mrc_evset *evs, u16 planes_up)
-{
-	u32 tries;
-
-	for (tries = 0; tries < evs->n; tries++) {
-		const struct mrc_ev *e;
-		u32 i;
-
-		if (!evs->cursor)
-			shuffle(evs);
-		i = evs->order[evs->cursor];
-		if (++evs->cursor == evs->n)
-			evs->cursor = 0;
-		e = &evs->ev[i];
-		if (e->state == MRC_EV_STATE_GOOD && (planes_up & BIT(e->plane)))
-			return i;
-	}
-	return -ENETUNREACH;
-}
-EXPORT_SYMBOL_IF_KUNIT(mrc_evset_next);

@@ -10,15 +10,20 @@
  * The completer takes ACK (cumulative), SACK (cumulative + 64-bit bitmap),
  * NAK/RNR NAK, NACK, READ responses and atomic ACKs. A QP that sprays
  * (has an EV set) takes a PSN as lost when a packet sent after it on the
- * same EV has arrived: paths deliver in order, the fabric as a whole does
- * not. Without an EV set, a PSN below the highest SACKed one by
+ * same EV has arrived (paths deliver in order, the fabric as a whole does
+ * not), or when it is overdue by twice its EV's RTT while later packets
+ * arrive (a path that delivers nothing). Such a loss makes the EV
+ * ASSUMED_BAD (mrc_ev.h), and the PSN goes again on another EV; ASSUMED_BAD
+ * EVs are probed (PROBE, answered by a SACK naming the EV). Without an EV
+ * set, a PSN below the highest SACKed one by
  * MRC_DUPTHRESH or more that has not arrived is lost. Only lost PSNs are
  * sent again (no go-back-N). READ and atomic
  * PSNs are acknowledged only by their responses; a lost READ response is
  * asked for again with a one-packet READ request at its PSN.
  *
  * Timeouts: a retransmission timer from the measured RTT (RFC 6298 style,
- * doubled per expiry until the next sample) resends the oldest
+ * backed off linearly then exponentially per expiry until the next
+ * sample) resends the oldest
  * unacknowledged PSNs. The QP's timeout attribute bounds
  * it and counts retries: retry_cnt timeouts without progress (no PSN newly
  * acknowledged, cumulatively or selectively) complete the oldest WQE with
@@ -42,9 +47,13 @@ static void req_work(struct work_struct *work);
 #define MRC_RTO_MIN_US		2000
 #define MRC_RTO_INIT_US		20000
 #define MRC_RTO_MAX_US		1000000	/* backoff cap without a QP timeout */
-#define MRC_RTO_SHIFT_MAX	10
+#define MRC_RTO_LINEAR		3	/* expiries that add one RTO each */
+#define MRC_RTO_BACKOFF_MAX	(MRC_RTO_LINEAR + 10)
 #define MRC_TO_BURST		64	/* PSNs resent per timeout */
 #define MRC_REO_MIN_US		1000	/* reordering allowance on one EV */
+#define MRC_PROBE_MIN_US	1000	/* a QP sends probes at most this often */
+#define MRC_PROBE_BURST		4	/* and at most this many at a time */
+#define MRC_REV_PROBE_US	2000	/* an inbound-only QP's reverse probes */
 
 static const u32 rnr_us[32] = {
 	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
@@ -69,7 +78,7 @@ static inline struct mrc_swqe *wmeta(struct mrc_qp *qp, u32 idx)
 
 static u32 now_us(void)
 {
-	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
+	return mrc_now_us();
 }
 
 static enum ib_wc_opcode wc_opcode(u32 op)
@@ -109,6 +118,8 @@ int mrc_req_init(struct mrc_qp *qp)
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
 	}
+	/* a QP may acknowledge in RTR, before mrc_req_reset() */
+	r->rev_probe_ev = -1;
 	INIT_WORK(&qp->work, req_work);
 	return 0;
 }
@@ -150,8 +161,15 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->rnr_wait = false;
 	r->progress = jiffies;
 	r->srtt_us = 0;
+	r->rto_armed = false;
+	r->probe_next_us = now_us();
+	r->rev_probe_us = now_us() - MRC_REV_PROBE_US;
+	r->rev_rtt_us = 0;
+	r->rev_probe_ev = -1;
+	r->rev_backoff = 0;
 	r->rttvar_us = 0;
-	r->rto_shift = 0;
+	r->rto_backoff = 0;
+	r->last_rtt_us = 0;
 	r->since_ackreq = 0;
 	memset(r->txs, 0, MRC_TX_WIN);
 }
@@ -167,9 +185,12 @@ static u64 qp_timeout_us(struct mrc_qp *qp)
 }
 
 /*
- * RFC 6298: the smoothed RTT plus four deviations, doubled for every
- * timeout and halved for every advance of snd_una until the next RTT
- * sample (Karn), at most the QP's timeout attribute (as hardware does) or,
+ * RFC 6298: the smoothed RTT plus four deviations. Backed off as MRC's ACK
+ * timer is, linearly then exponentially: the n-th expiry in a row makes
+ * it n + 1 times that for the first MRC_RTO_LINEAR, then doubles it (a
+ * lost packet or two is resent soon; a dead fabric is not flooded). Each
+ * advance of snd_una takes one expiry back, the next RTT sample all of
+ * them (Karn). At most the QP's timeout attribute (as hardware does) or,
  * without one, MRC_RTO_MAX_US.
  */
 static u32 rto_us(struct mrc_qp *qp)
@@ -182,9 +203,50 @@ static u32 rto_us(struct mrc_qp *qp)
 	rto = max_t(u64, rto, MRC_RTO_MIN_US);
 	cap = limit ? max_t(u64, limit, MRC_RTO_MIN_US) :
 		      max_t(u64, rto, MRC_RTO_MAX_US);
-	return min3(rto << r->rto_shift, cap, (u64)U32_MAX);
+	if (r->rto_backoff <= MRC_RTO_LINEAR)
+		rto *= r->rto_backoff + 1;
+	else
+		rto = rto * (MRC_RTO_LINEAR + 1) << (r->rto_backoff - MRC_RTO_LINEAR);
+	return min3(rto, cap, (u64)U32_MAX);
 }
 
+/*
+ * The base wait between two probes of an ASSUMED_BAD EV: twice the QP's
+ * RTT (mrc_evset_probes() takes twice the EV's own if longer, and backs
+ * off while they go unanswered).
+ */
+static u32 probe_us(struct mrc_qp *qp)
+{
+	return max_t(u32, 2 * qp->req.srtt_us, MRC_PROBE_MIN_US);
+}
+
+/*
+ * One timer serves the retransmission timeout (while @rto_armed) and the
+ * probes of ASSUMED_BAD EVs: it is set to the earlier of the two. @exact
+ * moves it later too; otherwise it only moves earlier (an early expiry
+ * finds nothing due and sets it again).
+ */
+static void timer_update(struct mrc_qp *qp, bool exact)
+{
+	struct mrc_req *r = &qp->req;
+	unsigned long when = r->rto_deadline;
+	bool set = r->rto_armed;
+
+	if (qp->dying)
+		return;
+	if (qp->evs && qp->evs->nbad) {
+		unsigned long p = jiffies + usecs_to_jiffies(probe_us(qp)) + 1;
+
+		if (!set || time_before(p, when))
+			when = p;
+		set = true;
+	}
+	if (set && (exact || !timer_pending(&qp->timer) ||
+		    time_before(when, qp->timer.expires)))
+		mod_timer(&qp->timer, when);
+}
+
+/* (Re)start the retransmission timeout */
 static void arm_timer(struct mrc_qp *qp)
 {
 	unsigned long when = jiffies + usecs_to_jiffies(rto_us(qp)) + 1;
@@ -193,8 +255,18 @@ static void arm_timer(struct mrc_qp *qp)
 	if (qp->req.rnr_wait && time_before(when, qp->req.rnr_until))
 		when = qp->req.rnr_until;
 	qp->req.rto_deadline = when;
-	if (!qp->dying)
-		mod_timer(&qp->timer, when);
+	qp->req.rto_armed = true;
+	timer_update(qp, true);
+}
+
+/* Nothing is outstanding: no timeout; probes may still be due */
+static void stop_timer(struct mrc_qp *qp)
+{
+	qp->req.rto_armed = false;
+	if (qp->dying)
+		return;
+	del_timer(&qp->timer);
+	timer_update(qp, false);
 }
 
 static void rtt_sample(struct mrc_qp *qp, u32 psn)
@@ -204,7 +276,8 @@ static void rtt_sample(struct mrc_qp *qp, u32 psn)
 
 	if (r->txs[tslot(psn)] & MRC_TX_RTXED || s > 10 * USEC_PER_SEC)
 		return;
-	r->rto_shift = 0;
+	r->rto_backoff = 0;
+	r->last_rtt_us = s;
 	if (!r->srtt_us) {
 		r->srtt_us = s;
 		r->rttvar_us = s / 2;
@@ -258,9 +331,15 @@ static void complete_wqes(struct mrc_qp *qp)
 		}
 		if (m->rd_atomic && r->rd_outstanding)
 			r->rd_outstanding--;
+		/*
+		 * Give the slot back before the CQE shows: a consumer that
+		 * posts again on seeing it (ibv_rc_pingpong with one send
+		 * slot) must find the ring not full. *w and *m are our
+		 * copies, which only the next fetch overwrites.
+		 */
+		mrc_queue_consume(&qp->sq);
 		if (wqe_signaled(qp, w, m))
 			post_send_cqe(qp, w, m, m->status);
-		mrc_queue_consume(&qp->sq);
 		if (r->cur_valid && r->cur_idx == idx)
 			r->cur_valid = false;
 		if (m->status != IB_WC_SUCCESS) {
@@ -279,10 +358,11 @@ void mrc_req_flush(struct mrc_qp *qp)
 	if (!qp->sq.buf || !r->meta)
 		return;
 	while (qp->sq.idx != r->next_idx) {
-		struct mrc_swqe *m = wmeta(qp, qp->sq.idx);
+		u32 idx = qp->sq.idx;
 
-		post_send_cqe(qp, wcopy(qp, qp->sq.idx), m, IB_WC_WR_FLUSH_ERR);
 		mrc_queue_consume(&qp->sq);
+		post_send_cqe(qp, wcopy(qp, idx), wmeta(qp, idx),
+			      IB_WC_WR_FLUSH_ERR);
 	}
 	/* once: userspace may keep moving its producer index */
 	n = mrc_queue_count(&qp->sq);
@@ -296,16 +376,15 @@ void mrc_req_flush(struct mrc_qp *qp)
 			.port_num = 1,
 		};
 
-		mrc_cq_post(qp->scq, &wc, false);
 		mrc_queue_consume(&qp->sq);
+		mrc_cq_post(qp->scq, &wc, false);
 	}
 	r->next_idx = qp->sq.idx;
 	r->cur_valid = false;
 	r->rd_outstanding = 0;
 	r->nlost = 0;
 	r->snd_una = r->snd_nxt;
-	if (!qp->dying)
-		del_timer(&qp->timer);
+	stop_timer(qp);
 }
 
 /* ---- fetching WQEs -------------------------------------------------------- */
@@ -569,7 +648,7 @@ static void mark_sent(struct mrc_qp *qp, struct sk_buff *skb, u32 psn, u32 n,
 		      bool rd, bool rtx)
 {
 	struct mrc_req *r = &qp->req;
-	int ev = mrc_qp_stamp(qp, skb, rtx);
+	int ev = mrc_qp_stamp(qp, skb, rtx ? MRC_STAMP_RTX : MRC_STAMP_DATA);
 	u32 t = now_us(), i;
 
 	for (i = 0; i < n; i++) {
@@ -783,6 +862,100 @@ static int send_ud(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
  * Send what can be sent (lost PSNs first), complete what is done, keep the
  * timer right. qp->lock held.
  */
+/* A PROBE on EV @i: the responder answers with a SACK naming the EV */
+static void send_probe(struct mrc_qp *qp, u32 i, struct sk_buff_head *txq)
+{
+	struct sk_buff *skb;
+	struct mrc_pkt pkt;
+
+	skb = mrc_net_alloc(qp->mdev, mrc_wire_hdr_len(MRC_OP_PROBE, false));
+	if (!skb)
+		return;
+	memset(skb->data, 0, skb->len);
+	mrc_wire_prepare(&pkt, skb->data, MRC_OP_PROBE, 0);
+	mrc_bth_init(skb->data, MRC_OP_PROBE, 0, false, 0, IB_DEFAULT_PKEY_FULL,
+		     qp->attr.dest_qp_num, qp->req.snd_nxt);
+	mrc_peth_set(mrc_pkt_hdr(&pkt, MRC_H_PETH), i, now_us());
+	mrc_qp_stamp_ev(qp, skb, i);
+	mrc_count(qp->mdev, MRC_CNT_PROBE_TX, 1);
+	__skb_queue_tail(txq, skb);
+}
+
+/*
+ * Probe the ASSUMED_BAD EVs whose time has come (mrc_evset_probes()): at
+ * most MRC_PROBE_BURST at a time and one such burst per MRC_PROBE_MIN_US,
+ * so that a QP with many bad EVs on a struggling fabric adds little to it.
+ */
+static void send_probes(struct mrc_qp *qp, struct sk_buff_head *txq)
+{
+	struct mrc_evset *evs = qp->evs;
+	u8 idx[MRC_PROBE_BURST];
+	u32 now = now_us(), n, k;
+
+	if (!evs || !evs->nbad || (s32)(now - qp->req.probe_next_us) < 0)
+		return;
+	qp->req.probe_next_us = now + MRC_PROBE_MIN_US;
+	n = mrc_evset_probes(evs, now, probe_us(qp),
+			     READ_ONCE(qp->mdev->planes_up), idx, ARRAY_SIZE(idx));
+	for (k = 0; k < n; k++) {
+		evs->ev[idx[k]].probes++;
+		send_probe(qp, idx[k], txq);
+	}
+}
+
+/**
+ * mrc_req_rev_probe() - keep the reverse EV set of a QP that only receives
+ * @qp: an RC QP; qp->lock held
+ * @txq: where the probe goes
+ *
+ * The responder calls it when it acknowledges. A QP with nothing of its
+ * own outstanding (or that cannot send: RTR) learns nothing of its EVs
+ * from data, so it probes a random EV of the next plane, one probe at a
+ * time (MRC 1.0: one per RTT): the next goes MRC_REV_PROBE_US after the
+ * last if that was answered, else after twice their RTT, doubled for each
+ * one unanswered in a row, up to MRC_EV_PROBE_WAIT_MAX_US. The answer
+ * makes the EV its plane's reverse EV (sack_ev()). Under load the answers
+ * queue behind data, and the probes slow down with them.
+ */
+void mrc_req_rev_probe(struct mrc_qp *qp, struct sk_buff_head *txq)
+{
+	struct mrc_req *r = &qp->req;
+	u32 now = now_us(), wait = MRC_REV_PROBE_US;
+	int i;
+
+	if (!qp->evs || (qp->state != IB_QPS_RTS && qp->state != IB_QPS_RTR) ||
+	    (qp->state == IB_QPS_RTS && r->snd_una != r->snd_nxt))
+		return;
+	if (r->rev_probe_ev >= 0)
+		wait = min_t(u64, (u64)max_t(u32, 2 * r->rev_rtt_us, wait) <<
+			     r->rev_backoff, MRC_EV_PROBE_WAIT_MAX_US);
+	if (now - r->rev_probe_us < wait)
+		return;
+	i = mrc_evset_rev_candidate(qp->evs, READ_ONCE(qp->mdev->planes_up));
+	if (i < 0)
+		return;
+	if (r->rev_probe_ev >= 0 && r->rev_backoff < MRC_EV_PROBE_BACKOFF_MAX)
+		r->rev_backoff++;
+	r->rev_probe_us = now;
+	r->rev_probe_ev = i;
+	qp->evs->ev[i].probes++;
+	send_probe(qp, i, txq);
+}
+
+/* The reverse-set probe on EV @i was answered: an RTT sample */
+static void rev_probe_answered(struct mrc_qp *qp, u32 i)
+{
+	struct mrc_req *r = &qp->req;
+	u32 rtt = now_us() - r->rev_probe_us;
+
+	mrc_evset_rev_adopt(qp->evs, i);
+	if (r->rev_probe_ev != (int)i)
+		return;
+	r->rev_probe_ev = -1;
+	r->rev_backoff = 0;
+	r->rev_rtt_us = r->rev_rtt_us ? (7 * r->rev_rtt_us + rtt) / 8 : rtt;
+}
+
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq)
 {
 	struct mrc_req *r = &qp->req;
@@ -820,8 +993,10 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq)
 	complete_wqes(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;
-	if (r->snd_una != r->snd_nxt && !timer_pending(&qp->timer))
+	if (r->snd_una != r->snd_nxt && !r->rto_armed)
 		arm_timer(qp);
+	send_probes(qp, txq);
+	timer_update(qp, false);
 	if (budget <= 0 && !qp->dying)
 		queue_work(mrc_wq, &qp->work);
 }
@@ -859,11 +1034,30 @@ static void mark_acked(struct mrc_qp *qp, u32 psn)
 	r->progress = jiffies;
 	r->retry_left = qp->attr.retry_cnt;
 	e = ev_of(qp, psn);
-	if (e && (!e->delivered ||
-		  (s32)(r->txseq[tslot(psn)] - e->deliv_seq) > 0)) {
+	/*
+	 * A resent PSN's ack does not tell which copy arrived (Karn): crediting
+	 * the resend's EV with a delivery would make every packet queued on it
+	 * before the resend look dropped, and their resends would do the same
+	 * to other EVs (seen under deep queues: hundreds of spurious resends).
+	 */
+	if (!e || (*f & MRC_TX_RTXED))
+		return;
+	mrc_ev_delivered(e, r->txseq[tslot(psn)]);
+	if (!e->delivered || (s32)(r->txseq[tslot(psn)] - e->deliv_seq) > 0) {
 		e->delivered = true;
 		e->deliv_seq = r->txseq[tslot(psn)];
 		e->deliv_us = r->sent_us[tslot(psn)];
+	}
+	/*
+	 * The EV's own RTT: judges packets on paths that deliver nothing. A
+	 * packet sent once shows its EV reaches the peer: the reverse set
+	 * takes it.
+	 */
+	if (!(*f & MRC_TX_RD)) {
+		u32 rtt = now_us() - r->sent_us[tslot(psn)];
+
+		e->srtt_us = e->srtt_us ? (7 * e->srtt_us + rtt) / 8 : rtt;
+		mrc_evset_rev_adopt(qp->evs, e - qp->evs->ev);
 	}
 }
 
@@ -892,9 +1086,11 @@ static void ack_upto(struct mrc_qp *qp, u32 psn)
 
 /*
  * @psn did not arrive: resend it. The EV and plane it went on count a
- * loss (the path health of a later issue starts here).
+ * loss; @sig tells the EV's health what it means (see lost_sig() and
+ * timeout_sig()), unless it was a READ, whose response came over the
+ * peer's paths. A NAK (@sig < 0) says nothing of the path.
  */
-static void mark_lost(struct mrc_qp *qp, u32 psn)
+static void mark_lost(struct mrc_qp *qp, u32 psn, int sig)
 {
 	struct mrc_req *r = &qp->req;
 	u32 s = tslot(psn);
@@ -903,37 +1099,73 @@ static void mark_lost(struct mrc_qp *qp, u32 psn)
 	r->txs[s] |= MRC_TX_LOST;
 	r->nlost++;
 	e = ev_of(qp, psn);
-	if (e) {
-		e->losses++;
-		mrc_plane_count_id(qp->mdev, e->plane, MRC_PCNT_LOSSES, 1);
-	}
+	if (!e)
+		return;
+	e->losses++;
+	mrc_plane_count_id(qp->mdev, e->plane, MRC_PCNT_LOSSES, 1);
+	if (sig < 0 || (r->txs[s] & MRC_TX_RD))
+		return;
+	mrc_ev_lost(e, r->txseq[s]);
+	mrc_qp_ev_signal(qp, r->txev[s], sig);
 }
 
 /*
- * Is the missing PSN @p lost? A spraying QP (EV set) asks whether a packet
- * sent on the same EV after @p, and more than a reordering allowance after
- * it, has arrived: paths deliver (nearly) in order, the fabric as a whole
- * does not. The allowance (RACK style: a quarter RTT, at least
- * MRC_REO_MIN_US) covers packets of one path that left from different CPUs
- * and overtook each other. A resent PSN went on a new EV and is judged on
- * it. READ PSNs, answered over the responder's own paths, and QPs without
- * EVs use the PSN rule: @p is MRC_DUPTHRESH or more below the highest PSN
- * that arrived (a resent PSN gets a new chance until the next timeout).
+ * Is the missing PSN @p lost, and what does that say of its path? A
+ * spraying QP (EV set) asks whether a packet sent on the same EV after @p,
+ * and more than a reordering allowance after it, has arrived: paths
+ * deliver (nearly) in order, the fabric as a whole does not. The allowance
+ * (RACK style: a quarter RTT, at least MRC_REO_MIN_US) covers packets of
+ * one path that left from different CPUs and overtook each other. Such a
+ * loss is a drop on a path that works (MRC_EV_SIG_DROP: congestion, where
+ * a trimming fabric would have trimmed). A path that delivers nothing at
+ * all gives no such packet: @p is also lost when it is older than twice
+ * the RTT of its EV, or the QP's, or the QP's latest sample, whichever is
+ * longest (a queue that builds up must not look like a dead path, and the
+ * smoothed RTT lags it), plus the allowance, while later packets arrived
+ * (MRC_EV_SIG_LOSS); an EV with no RTT of its own
+ * yet (a slow plane's may be many times the QP's) is left to the RTO.
+ * (Comparing with packets sent later on other paths is faster but, with
+ * the deep queues of a fabric without congestion control, takes queueing
+ * for loss.) A resent PSN went on a new EV and is judged on it.
+ * READ PSNs, answered over the responder's own paths, and QPs without EVs
+ * use the PSN rule: @p is MRC_DUPTHRESH or more below the highest PSN that
+ * arrived (a resent PSN gets a new chance until the next timeout).
+ *
+ * Return: the signal for the EV's health, or -1 if @p is not lost (yet).
  */
-static bool is_lost(struct mrc_qp *qp, u32 p, u32 high)
+static u32 reo_us(const struct mrc_req *r)
+{
+	return max_t(u32, r->srtt_us / 4, MRC_REO_MIN_US);
+}
+
+/* @p, sent on @e, is overdue: the path-that-delivers-nothing rule above */
+static bool overdue(struct mrc_qp *qp, u32 p, const struct mrc_ev *e, u32 now)
+{
+	struct mrc_req *r = &qp->req;
+
+	return r->srtt_us && e->srtt_us &&
+	       now - r->sent_us[tslot(p)] >
+	       2 * max3(e->srtt_us, r->srtt_us, r->last_rtt_us) + reo_us(r);
+}
+
+static int lost_sig(struct mrc_qp *qp, u32 p, u32 high)
 {
 	struct mrc_req *r = &qp->req;
 	u8 f = r->txs[tslot(p)];
 	struct mrc_ev *e = ev_of(qp, p);
-	u32 reo;
+	u32 sent;
 
 	if (!e || (f & MRC_TX_RD))
 		return !(f & MRC_TX_RTXED) &&
-		       mrc_psn_diff(high, p) >= MRC_DUPTHRESH;
-	reo = max_t(u32, r->srtt_us / 4, MRC_REO_MIN_US);
-	return e->delivered &&
-	       (s32)(e->deliv_seq - r->txseq[tslot(p)]) > 0 &&
-	       (s32)(e->deliv_us - r->sent_us[tslot(p)]) > (s32)reo;
+		       mrc_psn_diff(high, p) >= MRC_DUPTHRESH ?
+		       MRC_EV_SIG_LOSS : -1;
+	sent = r->sent_us[tslot(p)];
+	if (e->delivered && (s32)(e->deliv_seq - r->txseq[tslot(p)]) > 0 &&
+	    (s32)(e->deliv_us - sent) > (s32)reo_us(r))
+		return MRC_EV_SIG_DROP;
+	if (overdue(qp, p, e, now_us()))
+		return MRC_EV_SIG_LOSS;
+	return -1;
 }
 
 /*
@@ -945,25 +1177,66 @@ static void check_missing(struct mrc_qp *qp, u32 p, u32 high)
 {
 	struct mrc_req *r = &qp->req;
 
+	int sig;
+
 	if (mrc_psn_diff(p, high) < 0 && in_flight(r, p) &&
-	    !(r->txs[tslot(p)] & (MRC_TX_ACKED | MRC_TX_LOST)) &&
-	    is_lost(qp, p, high))
-		mark_lost(qp, p);
+	    !(r->txs[tslot(p)] & (MRC_TX_ACKED | MRC_TX_LOST))) {
+		sig = lost_sig(qp, p, high);
+		if (sig >= 0)
+			mark_lost(qp, p, sig);
+	}
+}
+
+/*
+ * The probe sent on @e was answered: for every EV of its path if it is
+ * exact (one probe tests a source route for all of them, see
+ * mrc_evset_probes()), else for @e alone.
+ */
+static void probe_answered(struct mrc_qp *qp, struct mrc_ev *e)
+{
+	struct mrc_evset *evs = qp->evs;
+	u32 i;
+
+	for (i = 0; i < evs->n; i++) {
+		struct mrc_ev *o = &evs->ev[i];
+
+		if (o != e && !(e->exact && o->exact && o->path == e->path &&
+				o->state == MRC_EV_STATE_ASSUMED_BAD))
+			continue;
+		o->probe_wait = false;
+		mrc_qp_ev_signal(qp, i, MRC_EV_SIG_PROBE_OK);
+	}
+}
+
+/* What a SACK says of the peer's planes and of the EV it names */
+static void sack_ev(struct mrc_qp *qp, const struct mrc_sack *s)
+{
+	struct mrc_ev *e;
+
+	if (!qp->evs)
+		return;
+	if (mrc_evset_peer_planes(qp->evs, s->port_status))
+		mrc_count(qp->mdev, MRC_CNT_PEER_PLANES, 1);
+	e = mrc_evset_find(qp->evs, s->entropy);
+	if (!e)
+		return;
+	/* a probe on the EV came through: its path works (again) */
+	if (s->probe_resp) {
+		probe_answered(qp, e);
+		rev_probe_answered(qp, e - qp->evs->ev);
+	}
+	/* the forward path of the reflected EV is congested */
+	if (s->mode == MRC_SACK_M_SKIP_ONCE) {
+		e->ecn++;
+		mrc_qp_ev_signal(qp, e - qp->evs->ev, MRC_EV_SIG_ECN);
+	}
 }
 
 static void sack_recv(struct mrc_qp *qp, const struct mrc_sack *s)
 {
 	u32 base, hi = s->cack_psn, i;
 
-	/* the forward path of the reflected EV is congested */
-	if (s->mode == MRC_SACK_M_SKIP_ONCE && qp->evs) {
-		struct mrc_evset *evs = qp->evs;
-		u8 k = mrc_ev_index(s->entropy);
-
-		if (k < evs->n && evs->ev[k].value == s->entropy)
-			evs->ev[k].ecn++;
-	}
-
+	sack_ev(qp, s);
 	ack_upto(qp, s->cack_psn);
 	base = mrc_psn_add(s->cack_psn, s->sack_offset);
 	for (i = 0; i < MRC_SACK_BITS; i++) {
@@ -990,8 +1263,8 @@ static bool advance_una(struct mrc_qp *qp)
 	if (old == r->snd_una)
 		return false;
 	/* progress halves a backed-off RTO (resent PSNs give no sample) */
-	if (r->rto_shift)
-		r->rto_shift--;
+	if (r->rto_backoff)
+		r->rto_backoff--;
 	if (!(r->txs[tslot(mrc_psn_add(r->snd_una, -1))] & MRC_TX_RD))
 		rtt_sample(qp, mrc_psn_add(r->snd_una, -1));
 	r->progress = jiffies;
@@ -1112,9 +1385,24 @@ void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
 	struct mrc_sack s;
 	u8 syn;
 
-	if (qp->state < IB_QPS_RTS || qp->state == IB_QPS_ERR ||
-	    r->snd_una == r->snd_nxt) {
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
 		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
+	if (qp->state == IB_QPS_RTR || r->snd_una == r->snd_nxt) {
+		/*
+		 * Nothing to acknowledge, but an idle QP probes its EVs too,
+		 * and one that only receives (RTR: perftest's servers) its
+		 * reverse set
+		 */
+		if (pkt->opcode == MRC_OP_SACK) {
+			mrc_count(qp->mdev, MRC_CNT_SACK_RX, 1);
+			mrc_seth_read(mrc_pkt_hdr(pkt, MRC_H_SETH), &s);
+			sack_ev(qp, &s);
+			mrc_req_run(qp, txq);
+		} else {
+			mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		}
 		return;
 	}
 	switch (pkt->opcode) {
@@ -1134,7 +1422,7 @@ void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
 				if (in_flight(r, psn) &&
 				    !(r->txs[tslot(psn)] &
 				      (MRC_TX_ACKED | MRC_TX_LOST)))
-					mark_lost(qp, psn);
+					mark_lost(qp, psn, -1);
 			} else if (in_flight(r, psn)) {
 				fail_oldest(qp, syn == MRC_AETH_NAK_ACC ?
 					    IB_WC_REM_ACCESS_ERR :
@@ -1158,7 +1446,7 @@ void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		if (mrc_psn_diff(psn, r->snd_una) >= 0 &&
 		    mrc_psn_diff(psn, r->snd_nxt) < 0 &&
 		    !(r->txs[tslot(psn)] & (MRC_TX_ACKED | MRC_TX_LOST)))
-			mark_lost(qp, psn);
+			mark_lost(qp, psn, -1);
 		break;
 	case MRC_OP_READ_RESP_FIRST:
 	case MRC_OP_READ_RESP_MIDDLE:
@@ -1175,20 +1463,68 @@ void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		if (r->snd_una != r->snd_nxt)
 			arm_timer(qp);
 		else if (!r->rnr_wait)
-			del_timer(&qp->timer);
+			stop_timer(qp);
 	}
 	mrc_req_run(qp, txq);
 }
 
 /* ---- timer -------------------------------------------------------------- */
 
+/*
+ * What the PSNs a timeout resends say of their paths. All on one path: it
+ * has failed (MRC_EV_SIG_TIMEOUT: its EVs retire at once). On several:
+ * the fabric dropped a burst or stalls (congestion), or one path died
+ * while the others' queues were deep, which says nothing of any one path
+ * (-1): each PSN is judged by the overdue rule of lost_sig() instead (see
+ * timeout()).
+ */
+static int timeout_sig(struct mrc_qp *qp, u32 age, u32 now)
+{
+	struct mrc_req *r = &qp->req;
+	u32 p, n = 0;
+	int path = -1;
+
+	for (p = r->snd_una; p != r->snd_nxt && n < MRC_TO_BURST;
+	     p = mrc_psn_add(p, 1)) {
+		struct mrc_ev *e = ev_of(qp, p);
+
+		if ((r->txs[tslot(p)] & MRC_TX_ACKED) ||
+		    (s32)(now - r->sent_us[tslot(p)]) < (s32)age)
+			continue;
+		n++;
+		if (!e)
+			continue;
+		if (path >= 0 && path != e->path)
+			return -1;
+		path = e->path;
+	}
+	return MRC_EV_SIG_TIMEOUT;
+}
+
+/*
+ * The signal a timeout gives the EV of PSN @p: @sig, or, when it spans
+ * several paths (@sig < 0), the overdue rule's: once marked lost here,
+ * @p is never judged by lost_sig(), and a dead path hidden among deep
+ * queues would keep its EVs.
+ */
+static int psn_sig(struct mrc_qp *qp, u32 p, int sig, u32 now)
+{
+	const struct mrc_ev *e = ev_of(qp, p);
+
+	if (sig >= 0 || !e)
+		return sig;
+	return overdue(qp, p, e, now) ? MRC_EV_SIG_LOSS : -1;
+}
+
 static void timeout(struct mrc_qp *qp)
 {
 	struct mrc_req *r = &qp->req;
 	u64 limit = qp_timeout_us(qp);
 	u32 p, n = 0, age, now;
+	int sig;
 
-	if (r->snd_una == r->snd_nxt || r->rnr_wait ||
+	/* an expiry for the probes, or a timeout that was moved on */
+	if (r->snd_una == r->snd_nxt || r->rnr_wait || !r->rto_armed ||
 	    time_before(jiffies, r->rto_deadline))
 		return;
 	mrc_count(qp->mdev, MRC_CNT_TIMEOUTS, 1);
@@ -1208,7 +1544,8 @@ static void timeout(struct mrc_qp *qp)
 	 */
 	age = rto_us(qp);
 	now = now_us();
-	r->rto_shift = min(r->rto_shift + 1, MRC_RTO_SHIFT_MAX);
+	r->rto_backoff = min(r->rto_backoff + 1, MRC_RTO_BACKOFF_MAX);
+	sig = timeout_sig(qp, age, now);
 	for (p = r->snd_una; p != r->snd_nxt && n < MRC_TO_BURST;
 	     p = mrc_psn_add(p, 1)) {
 		u8 *f = &r->txs[tslot(p)];
@@ -1218,7 +1555,7 @@ static void timeout(struct mrc_qp *qp)
 			continue;
 		*f &= ~MRC_TX_RTXED;
 		if (!(*f & MRC_TX_LOST))
-			mark_lost(qp, p);
+			mark_lost(qp, p, psn_sig(qp, p, sig, now));
 		n++;
 	}
 	arm_timer(qp);

@@ -158,7 +158,8 @@ static struct sk_buff *ack_skb(struct mrc_qp *qp, u8 op, u32 psn,
 	mrc_wire_prepare(pkt, skb->data, op, paylen);
 	mrc_bth_init(skb->data, op, 0, false, -paylen & 3,
 		     IB_DEFAULT_PKEY_FULL, qp->attr.dest_qp_num, psn);
-	mrc_qp_stamp(qp, skb, false);
+	mrc_qp_stamp(qp, skb, mrc_op_is_read_resp(op) ? MRC_STAMP_DATA :
+						       MRC_STAMP_ACK);
 	return skb;
 }
 
@@ -178,8 +179,9 @@ static void send_aeth(struct mrc_qp *qp, u8 syn, u32 psn,
 	__skb_queue_tail(txq, skb);
 }
 
-/* The state of the window: ACK if it has no hole, else SACK around @psn */
-static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
+/* A SACK of the window around @psn, naming EV @ev (mode @mode) */
+static void send_sack(struct mrc_qp *qp, u32 psn, u32 ev, u8 mode,
+		      bool probe, struct sk_buff_head *txq)
 {
 	struct mrc_resp *rs = &qp->resp;
 	struct mrc_sack_range range;
@@ -187,12 +189,6 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 	struct sk_buff *skb;
 	struct mrc_pkt pkt;
 
-	rs->unacked = 0;
-	/* an ECN mark is reported at once, in a SACK naming its EV */
-	if (!rs->win.ooo && !rs->ce_pending) {
-		send_aeth(qp, MRC_AETH_ACK, mrc_psn_win_cack(&rs->win), txq);
-		return;
-	}
 	mrc_psn_win_sack(&rs->win, psn, &range);
 	skb = ack_skb(qp, MRC_OP_SACK, range.cack_psn, &pkt, 0);
 	if (!skb)
@@ -201,16 +197,33 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 	s.sack_offset = range.offset;
 	s.bitmap = range.bitmap;
 	s.mpr = rs->win.size / MRC_MPR_UNIT;
-	s.entropy = rs->last_ev;	/* feedback for the path it came on */
-	if (rs->ce_pending) {
-		s.mode = MRC_SACK_M_SKIP_ONCE;	/* forward path ECN-marked */
-		s.entropy = rs->ce_ev;
-		rs->ce_pending = false;
-	}
+	s.entropy = ev;
+	s.mode = mode;
+	s.probe_resp = probe;
 	s.ooo_count = min_t(u32, rs->win.ooo, 0x7fff);
+	s.port_status = READ_ONCE(qp->mdev->planes_up);
 	mrc_seth_write(mrc_pkt_hdr(&pkt, MRC_H_SETH), &s);
 	mrc_count(qp->mdev, MRC_CNT_SACK_TX, 1);
 	__skb_queue_tail(txq, skb);
+}
+
+/* The state of the window: ACK if it has no hole, else SACK around @psn */
+static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
+{
+	struct mrc_resp *rs = &qp->resp;
+
+	rs->unacked = 0;
+	/* an ECN mark is reported at once, in a SACK naming its EV */
+	if (rs->ce_pending) {
+		rs->ce_pending = false;
+		send_sack(qp, psn, rs->ce_ev, MRC_SACK_M_SKIP_ONCE, false, txq);
+	} else if (rs->win.ooo) {
+		/* feedback for the path it came on */
+		send_sack(qp, psn, rs->last_ev, MRC_SACK_M_NONE, false, txq);
+	} else {
+		send_aeth(qp, MRC_AETH_ACK, mrc_psn_win_cack(&rs->win), txq);
+	}
+	mrc_req_rev_probe(qp, txq);
 }
 
 /*
@@ -579,6 +592,26 @@ static int qp_access(u8 opcode)
 }
 
 /* A request packet of an RC QP (qp->lock held, softirq) */
+/*
+ * A reliability probe (it has no PSN): answered at once by a SACK of the
+ * window that names the probe's EV, so the requester learns that the EV's
+ * path carries packets again.
+ */
+void mrc_resp_probe(struct mrc_qp *qp, struct sk_buff *skb,
+		    struct sk_buff_head *txq)
+{
+	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
+	struct mrc_resp *rs = &qp->resp;
+
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
+		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
+	mrc_count(qp->mdev, MRC_CNT_PROBE_RX, 1);
+	send_sack(qp, mrc_psn_add(mrc_psn_win_cack(&rs->win), 1), pkt->ev,
+		  pkt->ce ? MRC_SACK_M_SKIP_ONCE : MRC_SACK_M_NONE, true, txq);
+}
+
 void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		   struct sk_buff_head *txq)
 {

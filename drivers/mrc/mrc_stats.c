@@ -30,6 +30,14 @@ static const struct rdma_stat_desc mrc_counter_names[] = {
 	[MRC_CNT_RETRY_EXC]	= { .name = "retry_exceeded" },
 	[MRC_CNT_RX_DROP]	= { .name = "rx_dropped" },
 	[MRC_CNT_TX_ERR]	= { .name = "tx_errors" },
+	[MRC_CNT_EV_BAD]	= { .name = "ev_assumed_bad" },
+	[MRC_CNT_EV_RECOVERED]	= { .name = "ev_recovered" },
+	[MRC_CNT_EV_BACKUP]	= { .name = "ev_backups_used" },
+	[MRC_CNT_EV_FLOOR]	= { .name = "ev_floor_kept" },
+	[MRC_CNT_EV_SKIP]	= { .name = "ev_skips" },
+	[MRC_CNT_PROBE_TX]	= { .name = "probes_sent" },
+	[MRC_CNT_PROBE_RX]	= { .name = "probes_received" },
+	[MRC_CNT_PEER_PLANES]	= { .name = "peer_port_status" },
 };
 
 /*

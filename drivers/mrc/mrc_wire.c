@@ -188,7 +188,9 @@ void mrc_seth_write(u8 *p, const struct mrc_sack *s)
 	memset(p, 0, MRC_SETH_LEN + MRC_CCSTATE_LEN);
 	p[0] = (s->mode & 3) << 6 | (s->probe_resp ? 0x20 : 0);
 	put_unaligned_be16((u16)s->ack_psn_offset, p + 2);
+	p[1] = s->port_status >> 8;
 	put_unaligned_be32(s->entropy, p + 4);
+	p[12] = s->port_status & 0xff;
 	mrc_put24(p + 13, s->cack_psn);
 	p[16] = (s->cc_type & 0xf) << 4 | (s->cc_flags & 0xf);
 	p[17] = s->mpr;
@@ -209,6 +211,7 @@ void mrc_seth_read(const u8 *p, struct mrc_sack *s)
 	s->probe_resp = mrc_seth_probe_resp(p);
 	s->ack_psn_offset = mrc_seth_ack_psn_offset(p);
 	s->entropy = mrc_seth_entropy(p);
+	s->port_status = mrc_seth_port_status(p);
 	s->cack_psn = mrc_seth_cack_psn(p);
 	s->cc_type = mrc_seth_cc_type(p);
 	s->cc_flags = mrc_seth_cc_flags(p);

@@ -147,6 +147,12 @@ unsigned int mrc_wire_prepare(struct mrc_pkt *pkt, u8 *hdr, u8 opcode,
 unsigned int mrc_wire_hdr_len(u8 opcode, bool ts);
 enum ib_mtu mrc_wire_path_mtu(unsigned int netdev_mtu);
 
+/* READ response data (the responder's own data, not an acknowledgment) */
+static inline bool mrc_op_is_read_resp(u8 op)
+{
+	return op >= MRC_OP_READ_RESP_FIRST && op <= MRC_OP_READ_RESP_ONLY;
+}
+
 static inline u8 *mrc_pkt_hdr(const struct mrc_pkt *pkt, u32 h)
 {
 	return pkt->hdr + pkt->off[__builtin_ctz(h)];
@@ -330,15 +336,21 @@ static inline void mrc_deth_set(u8 *p, u32 qkey, u32 sqp)
 }
 
 /* ---- SETH + CC_STATE: Reliability SACK (28 + 8 bytes, MRC 1.0) --------
- *  0: M:2 PR:1 resv:5   1: resv   2-3: ack_psn_offset (s16)
+ *  0: M:2 PR:1 resv:5   1: port_status[15:8] (mrc)
+ *  2-3: ack_psn_offset (s16)
  *  4-7: entropy (the EV of the packet that triggered this SACK)
- *  8-9: spdcid  10-11: dpdcid (zero in mrc)  12: resv  13-15: cack_psn
+ *  8-9: spdcid  10-11: dpdcid (zero in mrc)
+ *  12: port_status[7:0] (mrc)  13-15: cack_psn
  *  16: cc_type:4 cc_flags:4   17: MPR (units of 128 PSNs)
  *  18-19: sack_offset (s16, from cack_psn)  20-27: sack_bitmap
  * CC_STATE (28..35):
  *  0-1: echoed transmit timestamp  2-3: resv:1 ooo_count:15
  *  4: restore_window:1 rcv_cwnd_pen:7   5-7: rcvd_bytes (256-byte units)
  * Bitmap bit i (LSB first) = PSN cack_psn + sack_offset + i received.
+ * port_status: the planes up at the SACK's sender (bit k = plane k; plane
+ * numbers name fabric planes, the same at both ends); 0 = not reported.
+ * MRC's SACKs carry a port-state bitmap; its place is not public, so mrc
+ * uses two reserved bytes.
  */
 enum mrc_sack_mode {
 	MRC_SACK_M_NONE		= 0,
@@ -350,6 +362,7 @@ static inline u8 mrc_seth_mode(const u8 *p) { return p[0] >> 6; }
 static inline bool mrc_seth_probe_resp(const u8 *p) { return p[0] & 0x20; }
 static inline s16 mrc_seth_ack_psn_offset(const u8 *p) { return (s16)get_unaligned_be16(p + 2); }
 static inline u32 mrc_seth_entropy(const u8 *p) { return get_unaligned_be32(p + 4); }
+static inline u16 mrc_seth_port_status(const u8 *p) { return p[1] << 8 | p[12]; }
 static inline u32 mrc_seth_cack_psn(const u8 *p) { return mrc_get24(p + 13); }
 static inline u8 mrc_seth_cc_type(const u8 *p) { return p[16] >> 4; }
 static inline u8 mrc_seth_cc_flags(const u8 *p) { return p[16] & 0xf; }
@@ -371,6 +384,7 @@ struct mrc_sack {
 	bool probe_resp;
 	s16 ack_psn_offset;
 	u32 entropy;
+	u16 port_status;	/* planes up at the sender, 0 = not said */
 	u32 cack_psn;
 	u8 cc_type;
 	u8 cc_flags;

@@ -84,6 +84,7 @@ static void check_sack(struct kunit *test, const struct mrc_sack *a,
 	KUNIT_EXPECT_EQ(test, a->probe_resp, b->probe_resp);
 	KUNIT_EXPECT_EQ(test, a->ack_psn_offset, b->ack_psn_offset);
 	KUNIT_EXPECT_EQ(test, a->entropy, b->entropy);
+	KUNIT_EXPECT_EQ(test, a->port_status, b->port_status);
 	KUNIT_EXPECT_EQ(test, a->cack_psn, b->cack_psn);
 	KUNIT_EXPECT_EQ(test, a->cc_type, b->cc_type);
 	KUNIT_EXPECT_EQ(test, a->cc_flags, b->cc_flags);

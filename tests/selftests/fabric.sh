@@ -81,6 +81,11 @@
 #   fabric_link_ends LINK         "NODE DEV NODE DEV", the link's two ends
 #   fabric_netem LINK ARGS...     netem ARGS (delay, loss, rate...) on both ends
 #   fabric_netem_clear LINK       remove it
+#   fabric_flap LINK N UP_MS DOWN_MS
+#                                 N times: drop everything on both ends for
+#                                 DOWN_MS, then pass it for UP_MS; one tc
+#                                 process per end, so that slow kernels keep
+#                                 the pace (leaves LINK without netem)
 #   fabric_link_down LINK         both ends administratively down: routes over
 #                                 the link go away, as on a switch port failure
 #   fabric_link_up LINK           both ends up again, addresses and routes back
@@ -435,6 +440,39 @@ fabric_netem_clear() {
 	tc -n "$_na-$FABRIC_ID" qdisc del dev "$_da" root 2>/dev/null
 	tc -n "$_nb-$FABRIC_ID" qdisc del dev "$_db" root 2>/dev/null
 	return 0
+}
+
+# _fabric_flaps DEV N UP_MS DOWN_MS: tc batch commands, paced by read -t
+# on a FIFO nobody writes to (builtins only: no process per flap)
+_fabric_flaps() {
+	local dev=$1 n=$2 up fifo z i down
+	printf -v up '0.%03d' "$3"
+	printf -v down '0.%03d' "$4"
+	fifo=$(mktemp -u /tmp/fabric_flap.XXXXXX)
+	mkfifo "$fifo" || return 1
+	exec {z}<>"$fifo"
+	rm -f "$fifo"
+	for ((i = 0; i < n; i++)); do
+		echo "qdisc change dev $dev root netem loss 100%"
+		read -r -t "$down" -u "$z"
+		echo "qdisc change dev $dev root netem loss 0%"
+		read -r -t "$up" -u "$z"
+	done
+	exec {z}<&-
+}
+
+fabric_flap() {
+	local link=$1 n=$2 up=$3 down=$4 _na _da _nb _db rc=0 pid
+	[ "$up" -lt 1000 ] && [ "$down" -lt 1000 ] || return 1
+	_fabric_ends "$link" || return 1
+	tc -n "$_na-$FABRIC_ID" qdisc replace dev "$_da" root netem loss 0% &&
+		tc -n "$_nb-$FABRIC_ID" qdisc replace dev "$_db" root netem loss 0% || return 1
+	_fabric_flaps "$_da" "$n" "$up" "$down" | tc -n "$_na-$FABRIC_ID" -batch - &
+	pid=$!
+	_fabric_flaps "$_db" "$n" "$up" "$down" | tc -n "$_nb-$FABRIC_ID" -batch - || rc=1
+	wait "$pid" || rc=1
+	fabric_netem_clear "$link"
+	return "$rc"
 }
 
 fabric_link_down() {

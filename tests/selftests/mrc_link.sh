@@ -12,6 +12,7 @@
 # following the link, MTU, bad input (duplicate name, netdev already bound,
 # unknown netdev, VLAN), rdma link del, netdev unregister, namespace
 # deletion, module autoload, rmmod with devices present, add/del churn.
+# shellcheck disable=SC2317 # helpers called through check
 source "$(dirname "$0")/lib.sh"
 require_root
 

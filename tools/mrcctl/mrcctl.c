@@ -552,16 +552,26 @@ static void rec_attr_addr(struct rec *r, const char *key, const char *pre,
 		rec_addr(r, key, pre, mnl_attr_get_payload(a));
 }
 
-static void rec_attr_enum(struct rec *r, const char *key, const char *pre,
-			  const struct nlattr *a, const char *const *names,
-			  unsigned int n)
+/* the name of enum value @a, "UNKNOWN" if it has none; NULL: no value */
+static const char *attr_enum(const struct nlattr *a, const char *const *names,
+			     unsigned int n)
 {
 	uint32_t v;
 
 	if (!attr_ok(a, MNL_TYPE_U32))
-		return;
+		return NULL;
 	v = mnl_attr_get_u32(a);
-	rec_str(r, key, pre, NULL, v < n && names[v] ? names[v] : "UNKNOWN");
+	return v < n && names[v] ? names[v] : "UNKNOWN";
+}
+
+static void rec_attr_enum(struct rec *r, const char *key, const char *pre,
+			  const struct nlattr *a, const char *const *names,
+			  unsigned int n)
+{
+	const char *name = attr_enum(a, names, n);
+
+	if (name)
+		rec_str(r, key, pre, NULL, name);
 }
 
 static void rec_attr_ifname(struct rec *r, const struct nlattr *a)
@@ -1253,6 +1263,19 @@ static void rec_ev_value(struct rec *r, const struct nlattr *a)
 	rec_str(r, "value", "value ", NULL, hex);
 }
 
+/*
+ * The rotation slot: "slot N", or "slot -" in text (and no JSON key) for an
+ * EV out of the rotation (a backup on standby, or one replaced by a backup).
+ * A kernel without EV health (no probes either) gets neither.
+ */
+static void rec_ev_slot(struct rec *r, const struct nlattr **tb)
+{
+	if (attr_ok(tb[MRC_A_EV_SLOT], MNL_TYPE_U32))
+		rec_attr_u32(r, "slot", "slot ", tb[MRC_A_EV_SLOT]);
+	else if (tb[MRC_A_EV_PROBES])
+		rec_str(r, NULL, "slot ", NULL, "-");
+}
+
 static int cb_ev(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[MRC_A_EV_MAX + 1] = {};
@@ -1269,11 +1292,15 @@ static int cb_ev(const struct nlmsghdr *nlh, void *data)
 	rec_attr_u32(&r, "path", "path ", tb[MRC_A_EV_PATH_ID]);
 	rec_attr_enum(&r, "state", "state ", tb[MRC_A_EV_STATE],
 		      ev_states, ARRAY_SIZE(ev_states));
+	rec_ev_slot(&r, tb);
 	rec_traffic(&r, "tx ", "tx_packets", "tx_bytes",
 		    tb[MRC_A_EV_TX_PACKETS], tb[MRC_A_EV_TX_BYTES]);
 	rec_attr_uint(&r, "retrans", "retrans ", NULL, tb[MRC_A_EV_RETRANS]);
 	rec_attr_uint(&r, "losses", "lost ", NULL, tb[MRC_A_EV_LOSSES]);
 	rec_attr_uint(&r, "ecn", "ecn ", NULL, tb[MRC_A_EV_ECN]);
+	rec_attr_uint(&r, "probes", "probes ", NULL, tb[MRC_A_EV_PROBES]);
+	if (attr_ok(tb[MRC_A_EV_SRTT], MNL_TYPE_U32))
+		rec_num(&r, "srtt_us", "srtt ", "us", mnl_attr_get_u32(tb[MRC_A_EV_SRTT]));
 	rec_emit(c, &r);
 	return MNL_CB_OK;
 }
@@ -1294,6 +1321,48 @@ static int ev_show(struct ctx *c, int argc, char **argv)
 	mnl_attr_put_u32(nlh, MRC_A_EV_QPN, qpn.u32);
 	c->dev = dev.str;
 	return show(c, nlh, cb_ev, dev.str);
+}
+
+/*
+ * ev { deny | allow } dev DEV qpn N index I: EV_SET to @state; "ev I", the
+ * key of ev show, is the same as "index I"
+ */
+static int ev_set(struct ctx *c, const char *cmd, uint32_t state, int argc,
+		  char **argv)
+{
+	struct arg dev = { .key = "dev", .type = ARG_DEV };
+	struct arg qpn = { .key = "qpn", .type = ARG_U32, .max = QPN_MAX };
+	struct arg index = { .key = "index", .type = ARG_U32, .max = MRC_MAX_EVS - 1 };
+	struct arg ev = { .key = "ev", .type = ARG_U32, .max = MRC_MAX_EVS - 1 };
+	struct arg *args[] = { &dev, &qpn, &index, &ev, NULL };
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+
+	parse_args(cmd, args, argc, argv);
+	need(cmd, &dev);
+	need(cmd, &qpn);
+	if (index.set && ev.set)
+		die_usage("%s: \"index\" and \"ev\" are the same argument, give one",
+			  cmd);
+	if (ev.set)
+		index = ev;
+	need(cmd, &index);
+	nl_open(c);
+	nlh = mrc_msg(c, buf, MRC_CMD_EV_SET, 0, MRC_A_EV_DEV_NAME, dev.str);
+	mnl_attr_put_u32(nlh, MRC_A_EV_QPN, qpn.u32);
+	mnl_attr_put_u32(nlh, MRC_A_EV_INDEX, index.u32);
+	mnl_attr_put_u32(nlh, MRC_A_EV_STATE, state);
+	return request(c, nlh, dev.str);
+}
+
+static int ev_deny(struct ctx *c, int argc, char **argv)
+{
+	return ev_set(c, "ev deny", MRC_EV_STATE_DENIED, argc, argv);
+}
+
+static int ev_allow(struct ctx *c, int argc, char **argv)
+{
+	return ev_set(c, "ev allow", MRC_EV_STATE_GOOD, argc, argv);
 }
 
 /* ---- stats ---------------------------------------------------------- */
@@ -1349,7 +1418,7 @@ static int stats(struct ctx *c, int argc, char **argv)
 /* ---- monitor -------------------------------------------------------- */
 
 /* the multicast groups monitor joins, those of them the family has */
-static const char *const mon_groups[] = { MRC_MCGRP_CONFIG };
+static const char *const mon_groups[] = { MRC_MCGRP_CONFIG, MRC_MCGRP_EV };
 
 /* a notification: its command, and how it is printed */
 struct event {
@@ -1382,15 +1451,50 @@ static void mon_path(struct rec *r, const struct nlattr **tb)
 	rec_str(r, NULL, "", NULL, "changed");
 }
 
+static const char *const ev_causes[] = {
+	[MRC_EV_CAUSE_LOSS] = "loss",
+	[MRC_EV_CAUSE_PROBE] = "probe",
+	[MRC_EV_CAUSE_DENY] = "deny",
+	[MRC_EV_CAUSE_ALLOW] = "allow",
+};
+
+/*
+ * an EV of a QP changed state: "qpn N ev I value V plane P path J OLD -> NEW
+ * (CAUSE) [ backup K ]"; the time only in JSON
+ */
+static void mon_ev(struct rec *r, const struct nlattr **tb)
+{
+	const char *cause = attr_enum(tb[MRC_A_EV_CAUSE], ev_causes,
+				      ARRAY_SIZE(ev_causes));
+
+	rec_attr_u32(r, "qpn", "qpn ", tb[MRC_A_EV_QPN]);
+	rec_attr_u32(r, "ev", "ev ", tb[MRC_A_EV_INDEX]);
+	rec_ev_value(r, tb[MRC_A_EV_VALUE]);
+	rec_attr_u32(r, "plane", "plane ", tb[MRC_A_EV_PLANE]);
+	rec_attr_u32(r, "path", "path ", tb[MRC_A_EV_PATH_ID]);
+	rec_attr_enum(r, "old_state", "", tb[MRC_A_EV_OLD_STATE], ev_states,
+		      ARRAY_SIZE(ev_states));
+	rec_attr_enum(r, "state", "-> ", tb[MRC_A_EV_STATE], ev_states,
+		      ARRAY_SIZE(ev_states));
+	if (cause)
+		rec_str(r, "cause", "(", ")", cause);
+	rec_attr_u32(r, "backup", "backup ", tb[MRC_A_EV_BACKUP]);
+	if (tb[MRC_A_EV_TIME])
+		rec_num(r, "time_ns", NULL, NULL, attr_uint(tb[MRC_A_EV_TIME]));
+}
+
 static const struct event events[] = {
 	{ MRC_CMD_PLANE_CHANGE_NTF, "plane", MRC_A_PLANE_MAX,
 	  MRC_A_PLANE_DEV_NAME, mon_plane },
 	{ MRC_CMD_PATH_CHANGE_NTF, "path", MRC_A_PATH_MAX,
 	  MRC_A_PATH_DEV_NAME, mon_path },
+	{ MRC_CMD_EV_CHANGE_NTF, "ev", MRC_A_EV_MAX,
+	  MRC_A_EV_DEV_NAME, mon_ev },
 };
 
 static_assert(EVENT_ATTR_MAX >= MRC_A_PLANE_MAX, "EVENT_ATTR_MAX is too small");
 static_assert(EVENT_ATTR_MAX >= MRC_A_PATH_MAX, "EVENT_ATTR_MAX is too small");
+static_assert(EVENT_ATTR_MAX >= MRC_A_EV_MAX, "EVENT_ATTR_MAX is too small");
 
 /* a signal ends monitor at once, or after the line being printed */
 static volatile sig_atomic_t mon_printing, mon_stop;
@@ -1467,7 +1571,14 @@ static uint32_t mcgrp_id(const struct ctx *c, const char *name)
 static void mon_join(struct ctx *c)
 {
 	unsigned int i, joined = 0;
+	int rcvbuf = 4 << 20;
 	uint32_t id;
+
+	/* EV changes come in bursts (a path dies: all its EVs at once) */
+	if (setsockopt(mnl_socket_get_fd(c->nl), SOL_SOCKET, SO_RCVBUFFORCE,
+		       &rcvbuf, sizeof(rcvbuf)) < 0)
+		setsockopt(mnl_socket_get_fd(c->nl), SOL_SOCKET, SO_RCVBUF,
+			   &rcvbuf, sizeof(rcvbuf));
 
 	for (i = 0; i < ARRAY_SIZE(mon_groups); i++) {
 		id = mcgrp_id(c, mon_groups[i]);
@@ -2050,6 +2161,7 @@ static void usage(FILE *f)
 	      "mrcctl path add dev DEV peer ADDR plane N PATH\n"
 	      "mrcctl path del dev DEV peer ADDR [ plane N [ usid CONTAINER | srh SEGS | remote ADDR ] ]\n"
 	      "mrcctl ev show dev DEV qpn N\n"
+	      "mrcctl ev { deny | allow } dev DEV qpn N index I\n"
 	      "mrcctl stats [ dev DEV ]\n"
 	      "mrcctl fabric load FILE dev DEV host NAME [ -n | --dry-run ]\n"
 	      "mrcctl fabric show FILE host NAME [ dev DEV ]\n"
@@ -2063,8 +2175,11 @@ static void usage(FILE *f)
 	      "zero-filled), SEGS an SRv6 segment list: 1 to 6 IPv6 addresses, the\n"
 	      "first segment first (\"segs SEGS\" is the same as \"srh SEGS\").\n"
 	      "Planes are numbered 0..15; plane 0 is the netdev of \"rdma link add\".\n"
-	      "monitor prints plane and path set changes as they happen, until\n"
-	      "interrupted or after N events. See mrcctl(8).\n"
+	      "ev deny keeps EV I (0..255) of QP N from carrying data, whatever the\n"
+	      "transport learns; ev allow makes it usable again (\"ev I\" is the same\n"
+	      "as \"index I\"). monitor prints plane and path set changes and EV state\n"
+	      "changes as they happen, until interrupted or after N events.\n"
+	      "See mrcctl(8).\n"
 	      "\n"
 	      "Devices are created and removed with rdma(8):\n"
 	      "	rdma link add DEV type mrc netdev NETDEV\n"
@@ -2091,7 +2206,8 @@ static const struct cmd path_cmds[] = {
 };
 
 static const struct cmd ev_cmds[] = {
-	{ "show", ev_show }, { "list", ev_show }, {}
+	{ "show", ev_show }, { "list", ev_show }, { "deny", ev_deny },
+	{ "allow", ev_allow }, {}
 };
 
 static const struct cmd fabric_cmds[] = {

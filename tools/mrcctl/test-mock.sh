@@ -71,7 +71,11 @@ sent "path show dev peer: filtered dump" "cmd=6 dump 2=mrc0 3=fd00::2" -- \
 sent "path show: one dump of all devices" "cmd=6 dump" -- path show
 sent "path show peer: one dump, filtered" "cmd=6 dump 3=fd00::2" -- path show peer fd00::2
 
-expect_lines "ev show: the device from the request" \
+expect_lines "ev show: the device from the request; slot, \"slot -\" out of the rotation" \
+"mrc0 qpn 17 ev 5 value 0x1230a064 plane 1 path 3 state GOOD slot 2 tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7 probes 0 srtt 25us
+mrc0 qpn 17 ev 6 value 0x1230a065 plane 1 path 3 state ASSUMED_BAD slot - tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7 probes 5000000000 srtt 50us" -- \
+	ev show dev mrc0 qpn 17
+MOCK_OLD_EV=1 expect_lines "ev show: a kernel without slot, probes, srtt: no \"slot -\"" \
 "mrc0 qpn 17 ev 5 value 0x1230a064 plane 1 path 3 state GOOD tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7
 mrc0 qpn 17 ev 6 value 0x1230a065 plane 1 path 3 state ASSUMED_BAD tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7" -- \
 	ev show dev mrc0 qpn 17
@@ -79,6 +83,11 @@ sent "ev show: dev and qpn" "cmd=9 dump 2=mrc0 3=17" -- ev show qpn 17 dev mrc0
 check "ev show -j: value as a hex string" bash -c \
 	"'$MRCCTL' -j ev show dev mrc0 qpn 17 | jq -e '.[1] | .dev == \"mrc0\" and .ev == 6 and
 	.value == \"0x1230a065\" and .state == \"ASSUMED_BAD\" and .ecn == 7'"
+check "ev show -j: slot, probes, srtt_us; no slot out of the rotation" bash -c \
+	"'$MRCCTL' -j ev show dev mrc0 qpn 17 | jq -e '.[0] == {dev: \"mrc0\", qpn: 17, ev: 5,
+	value: \"0x1230a064\", plane: 1, path: 3, state: \"GOOD\", slot: 2, tx_packets: 10,
+	tx_bytes: 40960, retrans: 0, losses: 0, ecn: 7, probes: 0, srtt_us: 25} and
+	(.[1] | (has(\"slot\") | not) and .probes == 5000000000 and .srtt_us == 50)'"
 
 check "stats: the plane table" bash -c \
 	"'$MRCCTL' stats dev mrc0 | grep -Eq '^mrc0 +0 +lo +UP +123 +5000000000 +12 +3456 +0 +0$'"
@@ -113,6 +122,41 @@ sent "path del: a peer" "cmd=8 2=mrc0 3=fd00::2" -- path del dev mrc0 peer fd00:
 sent "path del: a plane" "cmd=8 2=mrc0 3=fd00::2 4=2" -- path del dev mrc0 peer fd00::2 plane 2
 sent "path del: one path" "cmd=8 2=mrc0 3=fd00::2 4=2 6=::1" -- \
 	path del dev mrc0 peer fd00::2 plane 2 remote ::1
+
+# ---- ev deny / allow: MRC_CMD_EV_SET (12), state DENIED (3) or GOOD (0) ----
+sent "ev deny: EV_SET, state DENIED" "cmd=12 2=mrc0 3=17 4=5 8=3" -- \
+	ev deny dev mrc0 qpn 17 index 5
+sent "ev allow: EV_SET, state GOOD" "cmd=12 2=mrc0 3=17 4=255 8=0" -- \
+	ev allow index 255 qpn 17 dev mrc0
+sent "ev deny: \"ev I\" is \"index I\"" "cmd=12 2=mrc1 3=16777215 4=0 8=3" -- \
+	ev deny dev mrc1 qpn 16777215 ev 0
+expect "ev deny: prints nothing" 0 /dev/null "" -- ev deny dev mrc0 qpn 17 index 5
+MOCK_ERR="22:EV index out of range" expect "ev allow: the kernel's message, exit 1" 1 /dev/null \
+	"mrcctl: Error: mrc0: EV index out of range (Invalid argument)" -- \
+	ev allow dev mrc0 qpn 17 index 200
+: >"$MOCK_LOG"
+expect "ev deny: no index" 2 /dev/null 'mrcctl: ev deny: missing "index"' -- \
+	ev deny dev mrc0 qpn 17
+expect "ev allow: no qpn" 2 /dev/null 'mrcctl: ev allow: missing "qpn"' -- \
+	ev allow dev mrc0 index 5
+expect "ev deny: no dev" 2 /dev/null 'mrcctl: ev deny: missing "dev"' -- \
+	ev deny qpn 17 index 5
+expect "ev deny: index and ev" 2 /dev/null \
+	'mrcctl: ev deny: "index" and "ev" are the same argument, give one' -- \
+	ev deny dev mrc0 qpn 17 index 5 ev 5
+expect "ev deny: index 256" 2 /dev/null 'mrcctl: ev deny: invalid index "256" (0..255)' -- \
+	ev deny dev mrc0 qpn 17 index 256
+expect "ev allow: ev -1" 2 /dev/null 'mrcctl: ev allow: invalid ev "-1" (0..255)' -- \
+	ev allow dev mrc0 qpn 17 ev -1
+expect "ev deny: qpn too big" 2 /dev/null 'mrcctl: ev deny: invalid qpn "16777216"' -- \
+	ev deny dev mrc0 qpn 16777216 index 5
+expect "ev deny: missing value" 2 /dev/null 'mrcctl: ev deny: missing value after "index"' -- \
+	ev deny dev mrc0 qpn 17 index
+expect "ev allow: unknown argument" 2 /dev/null 'mrcctl: ev allow: unknown argument "state"' -- \
+	ev allow dev mrc0 qpn 17 index 5 state GOOD
+expect "ev: unknown command" 2 /dev/null 'mrcctl: ev: unknown command "set"' -- \
+	ev set dev mrc0 qpn 17 index 5
+check "ev usage errors: nothing sent" test ! -s "$MOCK_LOG"
 
 # ---- srh paths: MRC_A_PATH_SEGS (13), 16 bytes a segment, first first ----
 sent "path add srh: the segment list" \
@@ -159,17 +203,37 @@ unset MOCK_ERR
 expect "unknown device: the kernel's message" 1 /dev/null "mrcctl: Error: nosuch: no such mrc device (No such device)" -- \
 	plane show dev nosuch
 
-# ---- monitor: test-nlmock.c's notifications when the config group is joined
-mon_all="plane dev mrc0 plane 1 netdev lo UP
+# ---- monitor: test-nlmock.c's notifications when the config group is
+# joined, then those of the ev group
+mon_config="plane dev mrc0 plane 1 netdev lo UP
 path dev mrc1 peer fd00::3 changed
 plane dev mrc0 plane 1 ifindex 999999 DOWN
 plane dev mrc0 plane 2 REMOVED
 path dev mrc0 peer fd00::2 changed"
-expect_lines "monitor: a line an event, unknown commands skipped" "$mon_all" -- monitor count 5
-sent "monitor: joins the config group, sends nothing" "join=7" -- monitor count 1
+mon_all="$mon_config
+ev dev mrc0 qpn 17 ev 5 value 0xc4080005 plane 1 path 2 GOOD -> ASSUMED_BAD (loss) backup 133
+ev dev mrc1 qpn 18 ev 133 value 0xc40bc085 plane 1 path 2 ASSUMED_BAD -> GOOD (probe)
+ev dev mrc0 qpn 17 ev 6 value 0xc0040006 plane 0 path 1 GOOD -> DENIED (deny)"
+expect_lines "monitor: a line an event, unknown commands skipped" "$mon_all" -- monitor count 8
+sent "monitor: joins the config and ev groups, sends nothing" "join=7
+join=8" -- monitor count 1
 expect_lines "monitor count: stops after N" "$(head -2 <<<"$mon_all")" -- monitor count 2
 expect_lines "monitor dev: that device's events" "$(grep 'dev mrc0' <<<"$mon_all")" -- \
-	monitor dev mrc0 count 4
+	monitor dev mrc0 count 6
+MOCK_NO_EV_MCGRP=1 expect_lines "monitor: a kernel without the ev group: config events only" \
+	"$mon_config" -- monitor count 5
+MOCK_NO_EV_MCGRP=1 sent "monitor: a kernel without the ev group: joins config only" "join=7" -- \
+	monitor count 1
+cat >"$tmp/mon-ev.json" <<'EOF'
+{"event":"ev","dev":"mrc0","qpn":17,"ev":5,"value":"0xc4080005","plane":1,"path":2,"old_state":"GOOD","state":"ASSUMED_BAD","cause":"loss","backup":133,"time_ns":1700000000123456789}
+{"event":"ev","dev":"mrc1","qpn":18,"ev":133,"value":"0xc40bc085","plane":1,"path":2,"old_state":"ASSUMED_BAD","state":"GOOD","cause":"probe","time_ns":1700000001000000000}
+{"event":"ev","dev":"mrc0","qpn":17,"ev":6,"value":"0xc0040006","plane":0,"path":1,"old_state":"GOOD","state":"DENIED","cause":"deny","time_ns":1700000002000000000}
+EOF
+check "monitor -j: ev events: old_state, state, cause, backup if any, time_ns" bash -c \
+	"'$MRCCTL' -j monitor count 8 | tail -3 | diff -u '$tmp/mon-ev.json' -"
+check "monitor -j: ev events are valid JSON" bash -c \
+	"'$MRCCTL' -j monitor count 8 | jq -s -e '[.[] | select(.event == \"ev\")] | length == 3 and
+	(.[0] | .backup == 133 and .time_ns == 1700000000123456789) and (.[1] | has(\"backup\") | not)'"
 expect_lines "monitor -j: an object a line" \
 '{"event":"plane","dev":"mrc0","plane":1,"netdev":"lo","state":"UP"}
 {"event":"path","dev":"mrc1","peer":"fd00::3"}
@@ -189,7 +253,7 @@ mon_signal() {
 	"$MRCCTL" monitor >"$tmp/mon" 2>"$tmp/err" &
 	pid=$!
 	for _ in $(seq 50); do
-		[ "$(wc -l <"$tmp/mon")" = 5 ] && break
+		[ "$(wc -l <"$tmp/mon")" = 8 ] && break
 		sleep 0.1
 	done
 	kill -"$1" "$pid"
@@ -212,6 +276,8 @@ expect "monitor: unknown argument" 2 /dev/null 'mrcctl: monitor: unknown argumen
 	monitor peer fd00::2
 check "help: srh and monitor" bash -c \
 	"'$MRCCTL' help | grep -q 'srh SEGS' && '$MRCCTL' help | grep -q '^mrcctl monitor'"
+check "help: ev deny and allow" bash -c \
+	"'$MRCCTL' help | grep -q '^mrcctl ev { deny | allow } dev DEV qpn N index I$'"
 
 # ---- fabric load ------------------------------------------------------------
 cat >"$tmp/f" <<'EOF'

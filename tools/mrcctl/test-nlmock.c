@@ -10,9 +10,12 @@
  *   MOCK_ERR=ERRNO:MSG   fail mrc requests (do: NLMSG_ERROR, dump: NLMSG_DONE)
  *   MOCK_FAIL_AT=N       ... only the Nth one
  *   MOCK_NO_MCGRP=1      the family has no multicast group
+ *   MOCK_NO_EV_MCGRP=1   ... no "ev" group (a kernel without EV health)
+ *   MOCK_OLD_EV=1        EV dumps without slot, probes and srtt (the same)
  *
- * Joining the "config" group queues a fixed list of notifications (see
- * join_config()); once they are read, recvfrom waits for a signal.
+ * Joining the "config" or "ev" group queues a fixed list of notifications
+ * (see join_config(), join_ev()); once they are read, recvfrom waits for a
+ * signal.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -30,6 +33,7 @@
 
 #define MOCK_FAMILY	0x42
 #define MOCK_MCGRP	7	/* the "config" group */
+#define MOCK_MCGRP_EV	8	/* the "ev" group */
 #define MAX_MSGS	64
 
 static char *queue[MAX_MSGS];
@@ -51,6 +55,7 @@ int mnl_socket_bind(struct mnl_socket *nl, unsigned int groups, pid_t pid)
 }
 
 static void join_config(void);
+static void join_ev(void);
 static void log_line(const char *fmt, unsigned int n);
 
 int mnl_socket_setsockopt(const struct mnl_socket *nl, int type, void *buf,
@@ -59,12 +64,16 @@ int mnl_socket_setsockopt(const struct mnl_socket *nl, int type, void *buf,
 	if (type != NETLINK_ADD_MEMBERSHIP)
 		return 0;
 	log_line("join=%u\n", *(unsigned int *)buf);
-	if (*(unsigned int *)buf != MOCK_MCGRP) {
-		errno = EINVAL;
-		return -1;
+	if (*(unsigned int *)buf == MOCK_MCGRP) {
+		join_config();
+		return 0;
 	}
-	join_config();
-	return 0;
+	if (*(unsigned int *)buf == MOCK_MCGRP_EV && !getenv("MOCK_NO_EV_MCGRP")) {
+		join_ev();
+		return 0;
+	}
+	errno = EINVAL;
+	return -1;
 }
 
 unsigned int mnl_socket_get_portid(const struct mnl_socket *nl)
@@ -253,7 +262,8 @@ static void put_path(const char *dev, uint32_t plane, uint32_t id,
 	push();
 }
 
-static void put_ev(uint32_t qpn, uint32_t i, uint32_t state)
+/* EV @i of QP @qpn, in rotation slot @slot; -1: not in the rotation */
+static void put_ev(uint32_t qpn, uint32_t i, uint32_t state, int slot)
 {
 	genl_reply(MRC_CMD_EV_GET);
 	mnl_attr_put_u32(cur, MRC_A_EV_DEV_INDEX, 3);
@@ -268,6 +278,12 @@ static void put_ev(uint32_t qpn, uint32_t i, uint32_t state)
 	mnl_attr_put_u32(cur, MRC_A_EV_RETRANS, 0);
 	mnl_attr_put_u32(cur, MRC_A_EV_LOSSES, 0);
 	mnl_attr_put_u32(cur, MRC_A_EV_ECN, 7);
+	if (!getenv("MOCK_OLD_EV")) {
+		if (slot >= 0)
+			mnl_attr_put_u32(cur, MRC_A_EV_SLOT, slot);
+		mnl_attr_put_u64(cur, MRC_A_EV_PROBES, 5000000000ULL * (i - 5));
+		mnl_attr_put_u32(cur, MRC_A_EV_SRTT, 25 * (i - 4));
+	}
 	push();
 }
 
@@ -368,8 +384,8 @@ static void dump(uint8_t cmd)
 			put_path(devs[i], 1, 4, MRC_PATH_MODE_SRH);
 		}
 		if (cmd == MRC_CMD_EV_GET && qpn) {
-			put_ev(mnl_attr_get_u32(qpn), 5, MRC_EV_STATE_GOOD);
-			put_ev(mnl_attr_get_u32(qpn), 6, MRC_EV_STATE_ASSUMED_BAD);
+			put_ev(mnl_attr_get_u32(qpn), 5, MRC_EV_STATE_GOOD, 2);
+			put_ev(mnl_attr_get_u32(qpn), 6, MRC_EV_STATE_ASSUMED_BAD, -1);
 		}
 	}
 	put_done(0, NULL);
@@ -413,6 +429,12 @@ static void answer_ctrl(void)
 		mnl_attr_put_u32(cur, CTRL_ATTR_MCAST_GRP_ID, MOCK_MCGRP);
 		mnl_attr_put_strz(cur, CTRL_ATTR_MCAST_GRP_NAME, MRC_MCGRP_CONFIG);
 		mnl_attr_nest_end(cur, grp);
+		if (!getenv("MOCK_NO_EV_MCGRP")) {
+			grp = mnl_attr_nest_start(cur, 2);
+			mnl_attr_put_u32(cur, CTRL_ATTR_MCAST_GRP_ID, MOCK_MCGRP_EV);
+			mnl_attr_put_strz(cur, CTRL_ATTR_MCAST_GRP_NAME, MRC_MCGRP_EV);
+			mnl_attr_nest_end(cur, grp);
+		}
 		mnl_attr_nest_end(cur, groups);
 	}
 	push();
@@ -445,6 +467,41 @@ static void join_config(void)
 	plane_attrs("mrc0", 2, 0, 0);
 	push();
 	ntf_path("mrc0", "fd00::2");
+	joined = true;
+}
+
+/* an EV change; backup -1: none */
+static void ntf_ev(const char *dev, uint32_t qpn, uint32_t i, uint32_t value,
+		   uint32_t old, uint32_t state, uint32_t cause, int backup,
+		   uint64_t time)
+{
+	ntf(MRC_CMD_EV_CHANGE_NTF);
+	mnl_attr_put_u32(cur, MRC_A_EV_DEV_INDEX, 3);
+	mnl_attr_put_strz(cur, MRC_A_EV_DEV_NAME, dev);
+	mnl_attr_put_u32(cur, MRC_A_EV_QPN, qpn);
+	mnl_attr_put_u32(cur, MRC_A_EV_INDEX, i);
+	mnl_attr_put_u32(cur, MRC_A_EV_VALUE, value);
+	mnl_attr_put_u32(cur, MRC_A_EV_PLANE, (value >> 26) & 0xf);
+	mnl_attr_put_u32(cur, MRC_A_EV_PATH_ID, (value >> 18) & 0xff);
+	mnl_attr_put_u32(cur, MRC_A_EV_STATE, state);
+	mnl_attr_put_u32(cur, MRC_A_EV_OLD_STATE, old);
+	mnl_attr_put_u32(cur, MRC_A_EV_CAUSE, cause);
+	if (backup >= 0)
+		mnl_attr_put_u32(cur, MRC_A_EV_BACKUP, backup);
+	mnl_attr_put_u64(cur, MRC_A_EV_TIME, time);
+	push();
+}
+
+/* the notifications of the "ev" group: a loss, a recovery, the operator */
+static void join_ev(void)
+{
+	ntf_ev("mrc0", 17, 5, 0xc4080005, MRC_EV_STATE_GOOD,
+	       MRC_EV_STATE_ASSUMED_BAD, MRC_EV_CAUSE_LOSS, 133,
+	       1700000000123456789ULL);
+	ntf_ev("mrc1", 18, 133, 0xc40bc085, MRC_EV_STATE_ASSUMED_BAD,
+	       MRC_EV_STATE_GOOD, MRC_EV_CAUSE_PROBE, -1, 1700000001000000000ULL);
+	ntf_ev("mrc0", 17, 6, 0xc0040006, MRC_EV_STATE_GOOD,
+	       MRC_EV_STATE_DENIED, MRC_EV_CAUSE_DENY, -1, 1700000002000000000ULL);
 	joined = true;
 }
 

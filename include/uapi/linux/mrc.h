@@ -67,6 +67,21 @@ enum mrc_ev_state {
 	MRC_EV_STATE_DENIED,
 };
 
+/**
+ * enum mrc_ev_cause - Why an EV changed state.
+ * @MRC_EV_CAUSE_LOSS: A packet sent on it was lost (GOOD -> ASSUMED_BAD).
+ * @MRC_EV_CAUSE_PROBE: Enough probes on it were answered (ASSUMED_BAD ->
+ *   GOOD).
+ * @MRC_EV_CAUSE_DENY: The operator denied it.
+ * @MRC_EV_CAUSE_ALLOW: The operator allowed it again.
+ */
+enum mrc_ev_cause {
+	MRC_EV_CAUSE_LOSS,
+	MRC_EV_CAUSE_PROBE,
+	MRC_EV_CAUSE_DENY,
+	MRC_EV_CAUSE_ALLOW,
+};
+
 enum {
 	MRC_A_DEV_INDEX = 1,
 	MRC_A_DEV_NAME,
@@ -130,6 +145,13 @@ enum {
 	MRC_A_EV_RETRANS,
 	MRC_A_EV_LOSSES,
 	MRC_A_EV_ECN,
+	MRC_A_EV_SLOT,
+	MRC_A_EV_PROBES,
+	MRC_A_EV_SRTT,
+	MRC_A_EV_OLD_STATE,
+	MRC_A_EV_CAUSE,
+	MRC_A_EV_BACKUP,
+	MRC_A_EV_TIME,
 
 	__MRC_A_EV_MAX,
 	MRC_A_EV_MAX = (__MRC_A_EV_MAX - 1)
@@ -147,11 +169,14 @@ enum {
 	MRC_CMD_EV_GET,
 	MRC_CMD_PLANE_CHANGE_NTF,
 	MRC_CMD_PATH_CHANGE_NTF,
+	MRC_CMD_EV_SET,
+	MRC_CMD_EV_CHANGE_NTF,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = (__MRC_CMD_MAX - 1)
 };
 
 #define MRC_MCGRP_CONFIG	"config"
+#define MRC_MCGRP_EV		"ev"
 
 #endif /* _UAPI_LINUX_MRC_H */

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The fault part of `make bench` (sourced by tests/bench/run in the VM):
+# mrc on the lab fabric with h1's four plane links shaped to PLANE_MBIT
+# each, ib_write_bw -s 65536 h1 -> h2, and:
+#   blackhole  netem loss 100 % on t0-p0-0:t1-p0-0 (one of plane 0's two
+#              paths) after SECS seconds: time from the fault to the first
+#              and the last EV of that path leaving the QP's rotation
+#              (mrcctl monitor), and what h2 received in 10 ms windows:
+#              the mean before, how long it stayed below half of that
+#              (and its worst window), the mean 5-8 s after the fault.
+#              Twice: with ib_write_bw's 128 writes outstanding (queues of
+#              seconds: no congestion control yet), and with one (light
+#              load: what detection itself takes)
+#   loss       goodput at 0.1, 1 and 5 % random loss on all four plane
+#              links against none; rxe beside, on one veth shaped to the
+#              sum of the four rates, under the same loss
+#   plane      h1's plane 3 down after SECS seconds: how long what h2
+#              receives stays below half, and what it receives 5-8 s after
+#              against before, beside (N-1)/N = 0.75
+# Records "faults|KEY" values; faults_table prints them.
+
+# _faults_sampler FILE: until killed, "time_ns bytes" lines: what h2's
+# plane links received, every ~10 ms (builtins only: no process per sample)
+_faults_sampler() {
+	local fifo
+	fifo=$(mktemp -u /tmp/faults.XXXXXX)
+	mkfifo "$fifo" || return 1
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	ip netns exec "$NS_B" bash -c '
+		exec {z}<>"$0"
+		rm -f "$0"
+		while :; do
+			s=0
+			for f in /sys/class/net/p[0-9]*/statistics/rx_bytes; do
+				read -r v <"$f"; s=$((s + v))
+			done
+			t=${EPOCHREALTIME/./}
+			echo "${t}000 $s"
+			read -r -t 0.01 -u "$z"
+		done' "$fifo" >"$1" 2>/dev/null &
+	SAMPLER=$!
+}
+
+# _faults_windows FILE FAULT_NS: "before stall worst after": Mbit/s in the
+# 2 s before the fault; ms of 10 ms windows below half of that in the 5 s
+# after it; the worst such window (Mbit/s); Mbit/s from 5 to 8 s after it
+_faults_windows() {
+	awk -v f="$2" '
+	{ t = $1 / 1e6; b = $2 }	# ms, bytes
+	NR == 1 { w0 = t; wb = b; next }
+	t - w0 >= 10 {
+		r = (b - wb) * 8 / ((t - w0) * 1000)	# Mbit/s
+		m = (w0 + t) / 2 - f / 1e6		# mid-window, ms after the fault
+		if (m < 0 && m >= -2000) { bs += r; bn++ }
+		if (m >= 0 && m < 5000) { w[++wn] = r; d[wn] = t - w0 }
+		if (m >= 5000 && m < 8000) { as += r; an++ }
+		w0 = t; wb = b
+	}
+	END {
+		if (!bn || !an || !wn) { print "- - - -"; exit }
+		before = bs / bn
+		worst = w[1]
+		for (i = 1; i <= wn; i++) {
+			if (w[i] < before / 2) stall += d[i]
+			if (w[i] < worst) worst = w[i]
+		}
+		printf "%.2f %.0f %.2f %.2f\n", before, stall, worst, as / an
+	}' "$1"
+}
+
+# _faults_bw SECONDS LOG [OUTSTANDING]: ib_write_bw h1 -> h2 on the fabric
+# for SECONDS (OUTSTANDING writes, default 128), in the background (BWPID)
+_faults_bw() {
+	PORT=$((PORT + 1))
+	ip netns exec "$NS_B" ib_write_bw -d "$DEV_B" -x "$GID_B" -p "$PORT" -F -u 18 \
+		-s 65536 -t "${3:-128}" -D "$1" >"$2.server" 2>&1 &
+	sleep 2
+	ip netns exec "$NS_A" ib_write_bw -d "$DEV_A" -x "$GID_A" -p "$PORT" -F -u 18 \
+		-s 65536 -t "${3:-128}" -D "$1" "$IP_B" >"$2.client" 2>&1 &
+	BWPID=$!
+}
+
+# _faults_dead_path: h1's path to h2 through t0-p0-0 and t1-p0-0
+_faults_dead_path() {
+	# shellcheck disable=SC2016 # $u is jq's
+	ip netns exec "$NS_A" "$TOPO_MRCCTL" -j path show dev "$DEV_A" |
+		jq -r --arg u "fc00:0:$(fabric_usid t0-p0-0):$(fabric_usid t1-p0-0):" --arg p "$CM_B" \
+			'[.[] | select(.peer == $p and (.usid | startswith($u))) | .path][0] // empty'
+}
+
+# _faults_blackhole KEY OUTSTANDING: the blackhole under ib_write_bw with
+# OUTSTANDING writes; records faults|avoid$KEY and faults|dip$KEY
+_faults_blackhole() {
+	local log=$LOGS/faults-bh$1 dead fault mon
+	dead=$(_faults_dead_path)
+	ip netns exec "$NS_A" "$TOPO_MRCCTL" -j monitor dev "$DEV_A" >"$log.mon" 2>&1 &
+	mon=$!
+	_faults_sampler "$log.samples"
+	_faults_bw $((3 * SECS + 5)) "$log" "$2"
+	sleep "$SECS"
+	fault=$(date +%s%N)
+	fabric_netem t0-p0-0:t1-p0-0 loss 100%
+	wait "$BWPID"
+	fabric_netem_clear t0-p0-0:t1-p0-0
+	kill "$SAMPLER" "$mon" 2>/dev/null
+	wait "$SAMPLER" "$mon" 2>/dev/null
+	wait
+	# shellcheck disable=SC2016 # $p $f are jq's
+	record "faults|avoid$1" "$(jq -rs --argjson p "${dead:-99}" --argjson f "$fault" '
+		[.[] | select(.event == "ev" and .path == $p and .state == "ASSUMED_BAD" and
+			.time_ns > $f) | .time_ns] |
+		if length > 0 then "\(length) \((min - $f) / 1e6 | . * 10 | round / 10)" +
+			" \((max - $f) / 1e6 | . * 10 | round / 10)" else "- - -" end' "$log.mon")"
+	record "faults|dip$1" "$(_faults_windows "$log.samples" "$fault")"
+	say "faults: blackhole, $2 outstanding: EVs retired (n, first ms, last ms):" \
+		"$(grep "^faults|avoid$1	" "$VALUES" | cut -f2)"
+}
+
+_faults_plane() {
+	local log=$LOGS/faults-pl fault
+	_faults_sampler "$log.samples"
+	_faults_bw $((3 * SECS + 5)) "$log"
+	sleep "$SECS"
+	fault=$(date +%s%N)
+	fabric_link_down h1-p3
+	wait "$BWPID"
+	fabric_link_up h1-p3
+	kill "$SAMPLER" 2>/dev/null
+	wait
+	record "faults|plane" "$(_faults_windows "$log.samples" "$fault")"
+}
+
+# _faults_goodput TRANSPORT LOSS: ib_write_bw Gb/s at LOSS % (mrc: on the
+# fabric's four shaped plane links; rxe: on its shaped veth). Queues of
+# 10000 packets: with netem's 1000 the shaped queue overflows at once, and
+# rxe (go-back-N) then measures its timeouts, not the loss
+_faults_goodput() {
+	local v p
+	if [ "$1" = mrc ]; then
+		for p in 0 1 2 3; do
+			fabric_netem "h1-p$p" rate "${PLANE_MBIT}mbit" limit 10000 loss "$2%"
+		done
+		v=$(mp_write_bw)
+	else
+		topo_netem rate "$((4 * PLANE_MBIT))mbit" limit 10000 loss "$2%" &&
+			v=$(bench_perf "rxe-loss$2" BW_average ib_write_bw -u 18 -s 65536 -D "$SECS")
+	fi
+	if [ -n "$v" ]; then record "faults|$1 $2" "$(gbits "$v")"; else record "faults|$1 $2" failed; fi
+}
+
+run_faults() {
+	local l p
+	selected faults write_bw || return 0
+	if [ -z "${BENCH_MRC_SKIP:-}" ]; then
+		say "faults: mrc over the lab fabric, planes shaped to $PLANE_MBIT Mbit/s"
+		if topo_fabric mrc >"$LOGS/faults-mrc-topology.log" 2>&1; then
+			for p in 0 1 2 3; do fabric_netem "h1-p$p" rate "${PLANE_MBIT}mbit"; done
+			_faults_blackhole '' 128
+			_faults_blackhole ' light' 1
+			_faults_plane
+			for l in 0 0.1 1 5; do _faults_goodput mrc "$l"; done
+		else
+			record "faults|note" "the fabric failed ($(tail -1 "$LOGS/faults-mrc-topology.log"))"
+		fi
+		topo_cleanup
+	fi
+	say "faults: rxe over one veth shaped to $((4 * PLANE_MBIT)) Mbit/s"
+	if topo_host rxe >"$LOGS/faults-rxe-topology.log" 2>&1; then
+		for l in 0 0.1 1 5; do _faults_goodput rxe "$l"; done
+	fi
+	topo_cleanup
+}
+
+# faults_table: the figures, from the values in V (run's table())
+faults_table() {
+	local n first last before stall worst after l r m r0 m0 k
+	selected faults write_bw || return 0
+	echo
+	echo "faults: mrc on the lab fabric, h1's 4 plane links shaped to ${V[planes_mbit]:-$PLANE_MBIT} Mbit/s," \
+		"ib_write_bw -s 65536"
+	[ -z "${V[faults|note]:-}" ] || echo "  ${V[faults|note]}"
+	for k in '' ' light'; do
+		read -r n first last <<<"${V[faults|avoid$k]:--}"
+		echo "  blackhole t0-p0-0:t1-p0-0 (1 of plane 0's 2 paths), $([ -n "$k" ] && echo 1 ||
+			echo 128) writes outstanding: ${n:--} EVs of the path left the" \
+			"rotation, the first after ${first:--} ms, the last after ${last:--} ms (time to avoid)"
+		read -r before stall worst after <<<"${V[faults|dip$k]:--}"
+		echo "    h2 received (10 ms windows): ${before:--} Mbit/s before; after it ${stall:--} ms below half" \
+			"(worst window ${worst:--}); ${after:--} Mbit/s 5-8 s after"
+	done
+	read -r before stall _ after <<<"${V[faults|plane]:--}"
+	echo "  plane 3 of h1 down: ${before:--} Mbit/s before; ${stall:--} ms below half;" \
+		"${after:--} Mbit/s 5-8 s after: $(ratio "${after:--}" "${before:--}") of before (3/4 = 0.75)"
+	printf '  %-22s %10s %8s %10s %8s\n' "goodput, loss on all" "rxe Gb/s" "rxe/none" "mrc Gb/s" "mrc/none"
+	r0=${V[faults|rxe 0]:--} m0=${V[faults|mrc 0]:--}
+	for l in 0 0.1 1 5; do
+		r=${V[faults|rxe $l]:--} m=${V[faults|mrc $l]:--}
+		printf '  %-22s %10s %8s %10s %8s\n' "$l %" "$r" "$(ratio "$r" "$r0")" "$m" "$(ratio "$m" "$m0")"
+	done
+	echo "  rxe: one veth at 4 x ${V[planes_mbit]:-$PLANE_MBIT} Mbit/s; mrc: 4 planes x 2 paths, loss on each plane link"
+}

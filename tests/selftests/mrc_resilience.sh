@@ -1,0 +1,428 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Path health on the lab fabric (fabric.sh, 2 hosts x 4 planes x 2 T1): the
+# EV state machine of mrc_ev.h driven by real faults.
+#
+#   - the EV set of a live QP: 128 slots and 128 backups
+#   - the operator: mrcctl ev deny takes an EV out of the rotation (DENIED,
+#     its slot to a backup, nothing more sent on it), ev allow brings it
+#     back; both seen by mrcctl monitor and the mrc_ev_state tracepoint;
+#     bad requests refused with a message
+#   - a path blackholed mid-transfer (netem loss 100 % on one T0-T1 link,
+#     both ways) under ib_write_bw: rping -V completes with every byte
+#     checked, the path's EVs that sent into it go ASSUMED_BAD (monitor:
+#     cause loss) and backups on the plane's other path take their slots;
+#     the time from the fault to the last of them is reported. The link back: probes bring the EVs
+#     back to GOOD (monitor: cause probe)
+#   - a T1 switch dies (both its links down) under ib_write_bw and rping
+#     -V: rping completes with every byte checked, the EVs of the paths
+#     through it leave the rotation, and after the links come back probes
+#     bring them back to GOOD
+#   - a dead reverse path (h2 -> h1 through one T1 drops everything, h1 ->
+#     h2 works): h2's QP, which only receives, moves its ACKs off it (its
+#     probed reverse EV set) onto the plane's other path
+#   - a remote host's plane goes down under the same: h1 learns it from the
+#     port status in h2's SACKs and sends nothing more towards it; back up,
+#     h1 sends towards it again, and probes bring back the EVs that lost
+#     packets before h1 learned it
+#   - a local plane netdev goes down mid-transfer: rping -V completes,
+#     nothing more is sent on it; up again, it carries traffic again
+#   - random loss: 1 % and 5 % on one plane, 0.1 % and 1 % on all: rping -V
+#     completes, ib_write_bw completes; its goodput against none
+#   - 100 flaps of a T0-T1 link (netem loss 100 % for 30 ms, then 0 % for
+#     30 ms) under ib_write_bw and rping -V: no QP error, no data error
+#   - every path dead (all of h1's plane links dropping) for longer than
+#     the QP's retry budget: a QP with writes outstanding fails with
+#     IBV_WC_RETRY_EXC_ERR, no hang
+#
+# Environment: MRC_TIMEOUT_SCALE (slow kernels: longer limits, fewer
+# iterations).
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2317 # functions called through check
+DIR=$(cd "$(dirname "$0")" && pwd)
+source "$DIR/lib.sh"
+source "$DIR/topo.sh"
+source "$DIR/traffic.sh"
+require_root
+for t in ib_write_bw ibv_rc_pingpong rping jq tc; do
+	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
+done
+[ -x "$TOPO_MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit "$KSFT_SKIP"; }
+
+SCALE=${MRC_TIMEOUT_SCALE:-1}
+TMO=$((120 * ${SCALE%.*}))
+# rping iterations that outlast the fault by a good margin
+if [ "${SCALE%.*}" -gt 1 ]; then ITERS=150; else ITERS=600; fi
+LOGS=$(mktemp -d /tmp/mrc_res.XXXXXX)
+MON=''
+# shellcheck disable=SC2154 # MRC_TEST_LOGS: the harness keeps the logs there
+trap '[ -z "$MON" ] || kill "$MON" 2>/dev/null; topo_cleanup
+	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_resilience.d"
+	rm -rf "$LOGS"' EXIT
+
+# evs QPN: the EV set of QP QPN of h1's device, as JSON
+evs() { A -j ev show dev "$DEV_A" qpn "$1"; }
+# none_bad QPN PATHS: QP QPN has EVs, and none of PATHS (a JSON array of
+# path ids) is ASSUMED_BAD
+none_bad() {
+	# shellcheck disable=SC2016 # $p $x are jq's
+	evs "$1" | jq -e --argjson p "$2" 'length > 0 and
+		[.[] | select(.path as $x | $p | index($x)) | select(.state == "ASSUMED_BAD")] == []'
+}
+# pp_tx QPN PATHS: packets QP QPN sent on PATHS
+pp_tx() {
+	# shellcheck disable=SC2016 # $p is jq's
+	evs "$1" | jq --argjson p "$2" '[.[] | select(.path as $x | $p | index($x)) | .tx_packets] | add'
+}
+# rp_up QPN: another RC QP of h1's device than QPN is connected (RTS):
+# rping's. Faults wait for it: connection setup goes over QP1, which does
+# not spray (plane 0, the routing table), and the KASAN kernel takes more
+# than a second to connect
+rp_up() {
+	# shellcheck disable=SC2016 # $d $q are jq's
+	ip netns exec "$NS_A" rdma -j res show qp | jq -e --arg d "$DEV_A" --argjson q "$1" \
+		'any(.[]; .ifname == $d and .type == "RC" and .lqpn != $q and .state == "RTS")'
+}
+# under_load TAG: the bg_bw (its QP: qpn) and rping -V 4 KiB x ITERS
+# (RP: its pid, logs TAG*), once rping is connected and has run 1 s
+under_load() {
+	bg_bw 100
+	qpn=$QPN
+	TAG=$1 rping_v 4096 "$ITERS" >"$LOGS/${1}out" 2>&1 &
+	RP=$!
+	wait_for $((30 * ${SCALE%.*})) rp_up "${qpn:-0}"
+	sleep 1
+}
+# now_ns: CLOCK_REALTIME in ns, as the ev notifications carry it
+now_ns() { date +%s%N; }
+# bw_stop WHAT: the bg_bw never failed (it still runs, no error); stop it
+bw_stop() {
+	check "$1 still runs, no error" \
+		bash -c "kill -0 $BW && ! grep -qi 'error' $LOGS/bw$BWN.cli $LOGS/bw$BWN.srv ||
+			{ tail -n 5 $LOGS/bw$BWN.cli $LOGS/bw$BWN.srv; false; }"
+	pkill -TERM -P "$BW"
+	wait "$BW"
+}
+# bg_bw SECONDS: an ib_write_bw (h1 -> h2) whose QP the tests watch and
+# change, in the background (BW: its pid, QPN: its QP on h1). With no
+# congestion control its 128 outstanding writes queue for seconds on the
+# KASAN kernel, which leaves rping's QP (0.5 s x 8 retries) no budget:
+# there it keeps 8 outstanding. Each run keeps its own logs.
+BWN=0
+bg_bw() {
+	local d=$(($1 * ${SCALE%.*})) t=128
+
+	[ "${SCALE%.*}" -le 1 ] || t=8
+	BWN=$((BWN + 1))
+	TAG=bw$BWN. pair ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -s 65536 -t $t -D "$d" -- \
+		ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -s 65536 -t $t -D "$d" "$IP_B" \
+		>/dev/null 2>&1 &
+	BW=$!
+	PORT=$((PORT + 10))
+	QPN=''
+	for _ in $(seq 150); do
+		QPN=$(rc_qpn "$DEV_A")
+		[ -n "$QPN" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+ktap_header 41
+t0=$SECONDS
+fabric_start
+
+# monitor everything from here on (it joins in well under a second)
+ip netns exec "$NS_A" "$TOPO_MRCCTL" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>"$LOGS/mon.err" &
+MON=$!
+# the tracepoint
+TR=/sys/kernel/tracing
+[ -d $TR/events ] || mount -t tracefs nodev $TR 2>/dev/null
+tracing=0
+if [ -d $TR/events/mrc/mrc_ev_state ]; then
+	echo 1 >$TR/events/mrc/mrc_ev_state/enable && echo >$TR/trace && tracing=1
+fi
+
+# -- the operator: deny / allow on a live QP
+bg_bw 100
+qpn=$QPN
+sleep 2
+evs "${qpn:-0}" >"$LOGS/evs0"
+check "ev show of QP ${qpn:-?}: 256 EVs, 128 in rotation (32 per plane), the rest backups" \
+	jq -e 'length == 256 and ([.[] | select(.slot)] | length == 128 and
+		([group_by(.plane)[] | length] == [32, 32, 32, 32]))' "$LOGS/evs0"
+k=$(jq -r '[.[] | select(.slot and .state == "GOOD")][0].ev' "$LOGS/evs0")
+A ev deny dev "$DEV_A" qpn "${qpn:-0}" index "${k:-0}"
+evs "${qpn:-0}" >"$LOGS/evs1"
+sleep 1
+evs "${qpn:-0}" >"$LOGS/evs2"
+# shellcheck disable=SC2016 # $k is jq's
+check "ev deny: EV $k DENIED, out of the rotation, nothing more sent on it" \
+	bash -c "jq -e --argjson k $k '.[\$k] | .state == \"DENIED\" and (has(\"slot\") | not)' $LOGS/evs1 &&
+		[ \"\$(jq '.[$k].tx_packets' $LOGS/evs1)\" = \"\$(jq '.[$k].tx_packets' $LOGS/evs2)\" ] &&
+		jq -e '[.[] | select(.slot)] | length == 128' $LOGS/evs2"
+A ev allow dev "$DEV_A" qpn "${qpn:-0}" index "${k:-0}"
+# shellcheck disable=SC2016
+check "ev allow: EV $k GOOD again" \
+	bash -c "$(declare -f A evs); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL DEV_A=$DEV_A
+		evs $qpn | jq -e --argjson k $k '.[\$k].state == \"GOOD\"'"
+# shellcheck disable=SC2016
+check "monitor: EV $k GOOD -> DENIED (deny) and back (allow)" \
+	jq -se --argjson k "$k" 'any(.event == "ev" and .ev == $k and .state == "DENIED" and .cause == "deny") and
+		any(.event == "ev" and .ev == $k and .old_state == "DENIED" and .state == "GOOD" and .cause == "allow")' \
+	"$LOGS/mon"
+if [ $tracing = 1 ]; then
+	check "tracepoint mrc:mrc_ev_state: the deny and the allow" \
+		bash -c "grep -q 'ev=$k .* GOOD -> DENIED cause=deny' $TR/trace &&
+			grep -q 'ev=$k .* DENIED -> GOOD cause=allow' $TR/trace"
+else
+	ktap_skip "tracepoint mrc:mrc_ev_state (no tracefs)"
+fi
+errs=0
+bad "no such RC QP" ev deny dev "$DEV_A" qpn 999999 index 0 || errs=$((errs + 1))
+bad "no such RC QP" ev deny dev "$DEV_A" qpn 1 index 0 || errs=$((errs + 1))
+bad "range|index" ev deny dev "$DEV_A" qpn "${qpn:-0}" index 300 || errs=$((errs + 1))
+bad "no such mrc device" ev allow dev nosuch qpn 1 index 0 || errs=$((errs + 1))
+check "ev deny/allow: unknown QP, the GSI QP, a bad index, unknown device: refused" \
+	test "$errs" = 0
+bw_stop "the ib_write_bw under deny/allow"
+
+# -- a path blackholed mid-transfer: plane 1 via t1-p1-0 (plane 0 carries
+# QP1, which does not spray: rdma_cm would stall)
+L="t0-p1-0:t1-p1-0"
+dead=$(A -j path show dev "$DEV_A" |
+	jq -r ".[] | select(.peer == \"$CM_B\" and (.usid | startswith(\"fc00:0:$(fabric_usid t0-p1-0):$(fabric_usid t1-p1-0):\"))) | .path")
+# rping (rdma_cm: QP timeout 0.5 s; ibv_rc_pingpong's 67 ms is too short
+# for the KASAN kernel under load) checks every byte it gets back
+under_load rpbh.
+evs "${qpn:-0}" >"$LOGS/evs2"
+fault=$(now_ns)
+fabric_netem "$L" loss 100%
+wait "$RP"
+check "blackhole $L mid-transfer: rping -V, 4 KiB x $ITERS, every byte compared" test $? = 0
+sleep 1
+evs "${qpn:-0}" >"$LOGS/evs3"
+# every EV of the path that sent into the hole found out (an EV that had
+# left the rotation before, GOOD on standby, sent nothing there)
+# shellcheck disable=SC2016 # $p and $t are jq's
+check "blackhole: the EVs of path $dead that sent after the fault are ASSUMED_BAD, none left in the rotation" \
+	jq -e --argjson p "${dead:-99}" --slurpfile a "$LOGS/evs2" '
+		($a[0] | map({key: (.ev | tostring), value: .tx_packets}) | from_entries) as $t |
+		length > 0 and [.[] | select(.path == $p and .slot and .state == "GOOD")] == [] and
+		([.[] | select(.path == $p and .tx_packets > ($t[.ev | tostring] // 0))] |
+			length > 0 and all(.[]; .state == "ASSUMED_BAD")) and
+		([.[] | select(.slot and .state == "GOOD")] | length) >= 120' "$LOGS/evs3"
+# shellcheck disable=SC2016
+check "blackhole: monitor saw them go GOOD -> ASSUMED_BAD (loss), backups taking their slots" \
+	jq -se --argjson p "${dead:-99}" --argjson q "${qpn:-0}" '[.[] | select(.event == "ev" and
+		.qpn == $q and .path == $p and .state == "ASSUMED_BAD" and .cause == "loss")] |
+		length > 0 and (map(select(has("backup"))) | length) * 2 >= length' "$LOGS/mon"
+# avoid QP: from the fault to the last EV of the dead path leaving QP's
+# rotation (what the monitor saw, until the link comes back), in ms
+until=$(now_ns)
+avoid() {
+	# shellcheck disable=SC2016 # $p $q $f $u are jq's
+	jq -s --argjson p "${dead:-99}" --argjson q "${1:-0}" --argjson f "$fault" --argjson u "$until" \
+		'[.[] | select(.event == "ev" and .qpn == $q and .path == $p and .state == "ASSUMED_BAD" and
+		.time_ns > $f and .time_ns < $u) | .time_ns] |
+		if length > 0 then "\(length) EVs, the first after \((min - $f) / 1e6) ms, the last after \((max - $f) / 1e6) ms"
+		else "none" end' "$LOGS/mon"
+}
+ktap_info "path $dead dead: ib_write_bw QP ${qpn:-?}: $(avoid "$qpn")"
+# the rping QP: another one with events on the path after the fault
+# shellcheck disable=SC2016
+rpq=$(jq -s --argjson p "${dead:-99}" --argjson q "${qpn:-0}" --argjson f "$fault" -r '[.[] |
+	select(.event == "ev" and .path == $p and .qpn != $q and .time_ns > $f) | .qpn] |
+	unique | .[0] // empty' "$LOGS/mon")
+ktap_info "path $dead dead: rping QP ${rpq:-?}: $(avoid "$rpq")"
+fabric_netem_clear "$L"
+check "link back: probes bring the EVs of path $dead back to GOOD" \
+	wait_for $((30 * ${SCALE%.*})) none_bad "$qpn" "[${dead:-99}]"
+# shellcheck disable=SC2016
+check "monitor: ASSUMED_BAD -> GOOD (probe)" \
+	jq -se --argjson p "${dead:-99}" 'any(.event == "ev" and .path == $p and .old_state == "ASSUMED_BAD" and
+		.state == "GOOD" and .cause == "probe")' "$LOGS/mon"
+bw_stop "the ib_write_bw across it all"
+check "counters: ev_assumed_bad, ev_recovered, ev_backups_used, probes sent and received" \
+	bash -c "ip netns exec $NS_A rdma -j statistic show link $DEV_A/1 | jq -e '.[0] |
+		.ev_assumed_bad > 0 and .ev_recovered > 0 and .ev_backups_used > 0 and .probes_sent > 0' &&
+		ip netns exec $NS_B rdma -j statistic show link $DEV_B/1 | jq -e '.[0].probes_received > 0'"
+
+# paths_via T0 T1: h1's paths to h2 (a JSON array of ids) through T0, T1
+paths_via() {
+	# shellcheck disable=SC2016 # $p is jq's
+	A -j path show dev "$DEV_A" | jq -c --arg p "fc00:0:$(fabric_usid "$1"):$(fabric_usid "$2"):" \
+		--arg peer "$CM_B" '[.[] | select(.peer == $peer and (.usid | startswith($p))) | .path]'
+}
+# plane_paths P: h1's paths to h2 on plane P
+plane_paths() {
+	# shellcheck disable=SC2016
+	A -j path show dev "$DEV_A" | jq -c --argjson k "$1" --arg peer "$CM_B" \
+		'[.[] | select(.peer == $peer and .plane == $k) | .path]'
+}
+# plane_bytes P: bytes h1 sent on plane P
+plane_bytes() { A -j plane show dev "$DEV_A" | jq -r ".[] | select(.plane == $1) | .tx_bytes"; }
+plane_state() { A -j plane show dev "$DEV_A" | jq -e ".[] | select(.plane == $1) | .state == \"$2\""; }
+
+# fault NAME PATHS DOWN UP: under a long ib_write_bw (QP watched), rping
+# -V across DOWN (a command); then the EVs of PATHS (a JSON array of path
+# ids) must be out of the rotation. UP, and probes must bring them back.
+fault() {
+	local name=$1 paths=$2 down=$3 up=$4 qpn rc
+	under_load rp.
+	$down
+	wait "$RP"
+	rc=$?
+	check "$name: rping -V 4 KiB x $ITERS across it, every byte compared" test $rc = 0
+	evs "${qpn:-0}" >"$LOGS/evs.f"
+	# shellcheck disable=SC2016 # $p is jq's
+	check "$name: no EV of paths $paths left in the rotation" \
+		jq -e --argjson p "$paths" '($p | length) > 0 and length > 0 and
+			[.[] | select(.path as $x | $p | index($x)) | select(.slot and .state == "GOOD")] == []' \
+		"$LOGS/evs.f"
+	$up
+	check "$name: back: probes bring them back to GOOD" \
+		wait_for $((30 * ${SCALE%.*})) none_bad "$qpn" "$paths"
+	bw_stop "the ib_write_bw across $name"
+}
+
+# -- a T1 switch dies (both its links down) and comes back
+T1="t1-p1-1"
+t1_down() { fabric_link_down "t0-p1-0:$T1" && fabric_link_down "t0-p1-1:$T1"; }
+t1_up() { fabric_link_up "t0-p1-0:$T1" && fabric_link_up "t0-p1-1:$T1"; }
+fault "T1 $T1 dies" "$(paths_via t0-p1-0 $T1)" t1_down t1_up
+
+# -- a dead reverse path: t1-p1-0 drops everything it sends towards h1's
+# T0 (h2 -> h1 via that T1; h1 -> h2 works). h2's QP of the bg_bw only
+# receives, so nothing of its own data tells it; its reverse EV set
+# (probed) must take its ACKs off that path, onto plane 1's other one
+# bpaths T1: h2's paths to h1 on plane 1 through T1 (a JSON array)
+bpaths() {
+	ip netns exec "$NS_B" "$TOPO_MRCCTL" -j path show dev "$DEV_B" |
+		jq -c --arg p "fc00:0:$(fabric_usid t0-p1-1):$(fabric_usid "$1"):" --arg peer "$CM_A" \
+		'[.[] | select(.peer == $peer and (.usid | startswith($p))) | .path]'
+}
+# acks QPN PATHS: packets but probes that h2's QP QPN sent on PATHS
+acks() {
+	# shellcheck disable=SC2016 # $p $x are jq's
+	ip netns exec "$NS_B" "$TOPO_MRCCTL" -j ev show dev "$DEV_B" qpn "$1" |
+		jq --argjson p "$2" '[.[] | select(.path as $x | $p | index($x)) | .tx_packets - .probes] | add'
+}
+rdead=$(bpaths t1-p1-0) rlive=$(bpaths t1-p1-1)
+bg_bw 100
+# shellcheck disable=SC2016 # $d $q are jq's
+bq=$(ip netns exec "$NS_B" rdma -j res show qp | jq -r --arg d "$DEV_B" --argjson q "${QPN:-0}" \
+	'.[] | select(.ifname == $d and .type == "RC" and .rqpn == $q) | .lqpn' | head -1)
+sleep 1
+rt=$(fabric_ns t1-p1-0)
+tc -n "$rt" qdisc replace dev d0 root netem loss 100%
+sleep $((2 * ${SCALE%.*}))
+a0=$(acks "${bq:-0}" "$rdead") l0=$(acks "${bq:-0}" "$rlive")
+sleep 3
+a1=$(acks "${bq:-0}" "$rdead") l1=$(acks "${bq:-0}" "$rlive")
+tc -n "$rt" qdisc del dev d0 root
+check "reverse path h2 -> h1 via t1-p1-0 dead: h2's QP ${bq:-?} (receives only) sends no ACK on it ($a0 -> $a1), plane 1's other path carries them ($l0 -> $l1)" \
+	test "${a0:-x}" = "${a1:-y}" -a "${l1:-0}" -gt "${l0:-0}"
+bw_stop "the ib_write_bw across the dead reverse path"
+
+# -- a remote host's plane goes down: h2's SACKs carry its port status,
+# and h1 stops sending towards the plane (EVs keep their slots and state);
+# back up, h1 sends towards it again at once. EVs that lost packets before
+# h1 learned it come back by probes.
+pp=$(plane_paths 1)
+peer_ps() { ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0].peer_port_status'; }
+under_load rp.
+ps0=$(peer_ps)
+fabric_link_down h2-p1
+sleep 1
+x0=$(pp_tx "${qpn:-0}" "$pp")
+sleep 2
+x1=$(pp_tx "${qpn:-0}" "$pp")
+wait "$RP"
+check "h2's plane 1 down: rping -V 4 KiB x $ITERS across it, every byte compared" test $? = 0
+check "h2's plane 1 down: h1 learned it from h2's SACKs, nothing more sent towards it ($x0 -> $x1 packets)" \
+	test "$(peer_ps)" -gt "${ps0:-0}" -a -n "$x0" -a "$x0" = "$x1"
+fabric_link_up h2-p1
+more_tx() { test "$(pp_tx "$1" "$pp")" -gt "$2"; }
+check "h2's plane 1 up: h1 sends towards it again" \
+	wait_for $((10 * ${SCALE%.*})) more_tx "${qpn:-0}" "${x1:-0}"
+check "h2's plane 1 up: probes bring the EVs that lost packets back to GOOD" \
+	wait_for $((30 * ${SCALE%.*})) none_bad "$qpn" "$pp"
+bw_stop "the ib_write_bw across h2's plane 1 down and up"
+
+# -- a local plane goes down mid-transfer and comes back: its EVs are
+# skipped at once, nothing more leaves on it
+TAG=rp. rping_v 4096 "$ITERS" >"$LOGS/rp.out" 2>&1 &
+RP=$!
+sleep 1
+fabric_link_down h1-p2
+wait_for 10 plane_state 2 DOWN
+b0=$(plane_bytes 2)
+wait "$RP"
+rc=$?
+b1=$(plane_bytes 2)
+check "local plane 2 down mid-transfer: rping -V 4 KiB x $ITERS, every byte compared" test $rc = 0
+check "local plane 2 down: nothing more sent on it" test "$b0" = "$b1"
+fabric_link_up h1-p2
+wait_for 10 plane_state 2 UP
+rping_v 4096 20 >/dev/null
+check "local plane 2 up: it carries traffic again" test "$(plane_bytes 2)" -gt "$b1"
+
+# -- random loss, data checked; goodput against none
+if [ "${SCALE%.*}" -gt 1 ]; then LN=40 LI=40; else LN=400 LI=200; fi
+write_bw 65536 $LN >/dev/null
+base=$(bw_gbps)
+ktap_info "no loss: ib_write_bw 64 KiB x $LN: $base Gb/s"
+for c in "1:1%" "1:5%" "0 1 2 3:0.1%" "0 1 2 3:1%"; do
+	planes=${c%:*} pct=${c#*:}
+	for p in $planes; do fabric_netem "h1-p$p" loss "$pct"; done
+	what="$pct loss on plane(s) ${planes// /,}"
+	check "$what: rping -V 4 KiB x $LI, every byte compared" rping_v 4096 $LI
+	write_bw 65536 $LN >"$LOGS/loss.out" 2>&1
+	rc=$?
+	bw=$(bw_gbps)
+	check "$what: ib_write_bw 64 KiB x $LN: $bw Gb/s, $(awk -v a="$bw" -v b="$base" \
+		'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }') % of no loss" test $rc = 0
+	for p in $planes; do fabric_netem_clear "h1-p$p"; done
+done
+
+# -- 100 link flaps under traffic (netem loss 100 % on and off on a T0-T1
+# link, both ways): no QP error, no data error
+L2="t0-p1-0:t1-p1-0"
+bg_bw 100
+TAG=rp. rping_v 4096 "$ITERS" >"$LOGS/rp.out" 2>&1 &
+RP=$!
+sleep 1
+t=$(now_ns)
+fabric_flap "$L2" 100 30 30
+frc=$?
+flaps=$(( ($(now_ns) - t) / 1000000 ))
+wait "$RP"
+rc=$?
+# within 10 s; the KASAN kernel's tc needs about 65 ms a command, so there
+# only within a minute
+fmax=10000
+[ "${SCALE%.*}" -le 1 ] || fmax=60000
+check "100 flaps of $L2 in $flaps ms (30 ms down, 30 ms up; at most $fmax) under rping -V 4 KiB x $ITERS: no QP error, every byte compared" \
+	test $rc = 0 -a $frc = 0 -a "$flaps" -le $fmax
+bw_stop "the ib_write_bw across the flaps"
+
+# -- every path dead for longer than the retry budget (ib_write_bw -u 18:
+# 1 s, retry_cnt 7): h1's QP, which has writes outstanding, fails with
+# IBV_WC_RETRY_EXC_ERR; nothing hangs
+TAG=dead. write_bw 65536 1000000 >"$LOGS/dead.out" 2>&1 &
+BW=$!
+sleep 3
+for p in 0 1 2 3; do fabric_netem "h1-p$p" loss 100%; done
+t=$SECONDS
+wait "$BW"
+rc=$?
+for p in 0 1 2 3; do fabric_netem_clear "h1-p$p"; done
+check "all paths dead: h1's QP fails after $((SECONDS - t)) s with retry exceeded (status 12)" \
+	bash -c "[ $rc != 0 ] && grep -qE 'status (12|transport retry counter exceeded)' $LOGS/dead.cli"
+check "after the fault: a new connection works" pingpong 100 4096
+
+[ $tracing = 0 ] || echo 0 >$TR/events/mrc/mrc_ev_state/enable
+ktap_info "mrc_resilience: $((SECONDS - t0))s"
+ktap_finish

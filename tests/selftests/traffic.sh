@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Traffic between the two hosts of a topology (topo.sh): h1/side A is the
+# client, h2/side B the server. Source it after topo.sh; it needs TMO (the
+# time limit of one run, s) and LOGS (a directory) set by the caller.
+#
+#   A ARGS...                 mrcctl in side A's namespace
+#   pair SERVER... -- CLIENT...
+#                             the server on B, the client on A with -p PORT
+#                             (both get it); both must exit 0. Logs in
+#                             $LOGS/${TAG}srv and $LOGS/${TAG}cli. To run
+#                             two at once, give the one in the background
+#                             its own TAG and move PORT on after starting it
+#   pingpong ITERS SIZE       ibv_rc_pingpong, every buffer checked (-c)
+#   rping_v SIZE COUNT        rping over rdma_cm, -V compares every byte
+#   write_bw SIZE ITERS [ARGS]  ib_write_bw A -> B
+#   bw_gbps                   the average Gb/s of the last write_bw client
+#   rc_qpn [DEV [NS]]         the number of an RC QP of DEV (default DEV_A)
+#   fabric_start              topo_fabric mrc as the suite's first test; the
+#                             suite ends there if it fails
+#   bad PATTERN ARGS...       mrcctl ARGS in A fails, its message matching
+#                             PATTERN (grep -iE)
+
+A() { ip netns exec "$NS_A" "$TOPO_MRCCTL" "$@"; }
+PORT=$((20000 + $$ % 20000))
+TAG=''
+
+pair() {
+	local srv=() spid rc
+	while [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	PORT=$((PORT + 1))
+	timeout -k 5 "$TMO" ip netns exec "$NS_B" "${srv[@]}" -p "$PORT" \
+		>"$LOGS/${TAG}srv" 2>&1 &
+	spid=$!
+	wait_listen "$NS_B" tcp "$PORT" "$spid"
+	timeout -k 5 "$TMO" ip netns exec "$NS_A" "$@" -p "$PORT" >"$LOGS/${TAG}cli" 2>&1
+	rc=$?
+	[ $rc = 0 ] || kill "$spid" 2>/dev/null
+	wait "$spid" || rc=1
+	[ $rc = 0 ] || _pair_why
+	return $rc
+}
+
+# why a pair failed: the error lines (perftest's stderr lands before its
+# buffered stdout in the log) and the end of each log
+_pair_why() {
+	local f
+	for f in "$LOGS/${TAG}srv" "$LOGS/${TAG}cli"; do
+		grep -iE 'error|fail|exceed|status|timeout' "$f" | head -5
+		tail -3 "$f"
+	done
+}
+
+pingpong() {
+	pair ibv_rc_pingpong -d "$DEV_B" -g "$GID_B" -n "$1" -s "$2" -c -- \
+		ibv_rc_pingpong -d "$DEV_A" -g "$GID_A" -n "$1" -s "$2" -c "$IP_B" &&
+		grep -q "$1 iters in" "$LOGS/${TAG}cli"
+}
+
+rping_v() {
+	local spid rc
+	PORT=$((PORT + 1))
+	timeout -k 5 "$TMO" ip netns exec "$NS_B" rping -s -a "$CM_B" -p "$PORT" -S "$1" \
+		-C "$2" -V -v >"$LOGS/${TAG}srv" 2>&1 &
+	spid=$!
+	wait_listen "$NS_B" cm "$PORT" "$spid"
+	timeout -k 5 "$TMO" ip netns exec "$NS_A" rping -c -a "$CM_B" -I "$CM_A" -p "$PORT" \
+		-S "$1" -C "$2" -V -v >"$LOGS/${TAG}cli" 2>&1
+	rc=$?
+	wait "$spid" || rc=1
+	if [ "$rc" != 0 ] || ! grep -q "rdma-ping-$(($2 - 1)):" "$LOGS/${TAG}cli"; then
+		tail -3 "$LOGS/${TAG}cli"
+		return 1
+	fi
+}
+
+# -u 18 (QP timeout 1 s): a full window queues in front of the ACKs in the
+# switches for longer than the default 67 ms under emulation, the KASAN
+# kernel most.
+write_bw() {
+	local s=$1 n=$2
+	shift 2
+	pair ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 --report_gbits -s "$s" -n "$n" "$@" -- \
+		ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 --report_gbits -s "$s" -n "$n" "$@" "$IP_B"
+}
+
+# From the message rate (Mpps, 6 decimals) times the message size: the BW
+# columns have two decimals, too few for shaped planes on the slow kernel.
+# Six decimals (1 kbit/s): fewer would round away what the message rate
+# resolves.
+bw_gbps() {
+	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { v = $5 * $1 * 8 / 1000 } END { printf "%.6f", v }' \
+		"$LOGS/${TAG}cli"
+}
+
+rc_qpn() {
+	ip netns exec "${2:-$NS_A}" rdma -j res show qp |
+		jq -r ".[] | select(.ifname == \"${1:-$DEV_A}\" and .type == \"RC\") | .lqpn" | head -1
+}
+
+fabric_start() {
+	local t0=$SECONDS what="fabric: 2 hosts x 4 planes x 2 T1, mrc devices, planes, path sets"
+
+	if ! topo_fabric mrc >"$LOGS/topo" 2>&1; then
+		ktap_fail "$what"
+		sed 's/^/#   /' "$LOGS/topo" | tail -15
+		ktap_finish
+	fi
+	ktap_pass "$what ($((SECONDS - t0))s)"
+}
+
+bad() {
+	local pat=$1 out rc
+	shift
+	out=$(A "$@" 2>&1); rc=$?
+	if [ "$rc" = 0 ] || ! grep -qiE "$pat" <<<"$out"; then
+		echo "exit $rc: $out"
+		return 1
+	fi
+}
