@@ -71,6 +71,7 @@ struct mrc_evset *mrc_evset_build(const struct mrc_pathset *ps, u32 n,
 		return NULL;
 	evs->n = total;
 	evs->nslots = nslots;
+	evs->per = per;
 	evs->min_active = max(nslots / 2, 1u);
 	evs->peer_up = U16_MAX;
 	for (k = 0; k < MRC_MAX_PLANES; k++)
@@ -107,19 +108,40 @@ void mrc_evset_free(struct mrc_evset *evs)
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_evset_free);
 
-/* A new round: a new order, and SKIP lasts one round only */
+/* Fisher-Yates over the @n entries of @a that are @stride apart */
+static void shuffle(struct rnd_state *rnd, u8 *a, u32 n, u32 stride)
+{
+	u32 i, j;
+
+	for (i = n ? n - 1 : 0; i > 0; i--) {
+		j = prandom_u32_state(rnd) % (i + 1);
+		swap(a[i * stride], a[j * stride]);
+	}
+}
+
+/*
+ * A new round: a new order, and SKIP lasts one round only. The order
+ * stripes the planes: every run of as many packets as there are planes
+ * takes one slot of each, the planes in a random order, and each plane
+ * walks its own slots in a random order. Equal planes then stay evenly
+ * loaded over any few packets, not only over a whole round: with a random
+ * order alone, a plane that got fewer of a window's packets idles while
+ * the window waits on the others' queues.
+ */
 static void new_round(struct mrc_evset *evs)
 {
-	u32 i;
+	u32 np = evs->nslots / evs->per, b, j;
 
-	for (i = evs->nslots - 1; i > 0; i--) {
-		u32 j = prandom_u32_state(&evs->rnd) % (i + 1);
-
-		swap(evs->order[i], evs->order[j]);
-	}
-	for (i = 0; i < evs->n; i++)
-		if (evs->ev[i].state == MRC_EV_STATE_SKIP)
-			evs->ev[i].state = MRC_EV_STATE_GOOD;
+	for (b = 0; b < np; b++)
+		for (j = 0; j < evs->per; j++)
+			evs->order[j * np + b] = b * evs->per + j;
+	for (b = 0; b < np; b++)
+		shuffle(&evs->rnd, &evs->order[b], evs->per, np);
+	for (j = 0; j < evs->per; j++)
+		shuffle(&evs->rnd, &evs->order[j * np], np, 1);
+	for (j = 0; j < evs->n; j++)
+		if (evs->ev[j].state == MRC_EV_STATE_SKIP)
+			evs->ev[j].state = MRC_EV_STATE_GOOD;
 }
 
 /* The planes up here and at the peer; ours alone if none is up at both */

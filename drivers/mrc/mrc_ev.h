@@ -8,7 +8,9 @@
  * holding one EV that names one path, and up to as many backup EVs on
  * standby. The sender walks a random permutation of the slots, reshuffled
  * every round, so every slot (and so every plane) carries the same number
- * of packets per round, and no two QPs walk their paths in step.
+ * of packets per round, and no two QPs walk their paths in step. The
+ * permutation stripes the planes: any run of as many packets as there are
+ * planes (aligned in the round) takes one slot of each.
  *
  * Only GOOD EVs carry packets. A forward ECN mark makes an EV SKIP for the
  * rest of the round, and so does a drop that later packets on the same EV
@@ -140,6 +142,7 @@ struct mrc_ev {
  * @n: EVs in @ev: the first @nslots fill the slots at first, the rest are
  *	backups
  * @nslots: rotation slots
+ * @per: slots per plane (slot s is of the (s / @per)-th plane of the set)
  * @cursor: next position in @order
  * @min_active: slots that must stay usable (GOOD or SKIP)
  * @nbad: ASSUMED_BAD EVs (to probe)
@@ -157,6 +160,7 @@ struct mrc_ev {
 struct mrc_evset {
 	u16 n;
 	u16 nslots;
+	u16 per;
 	u16 cursor;
 	u16 min_active;
 	u16 nbad;

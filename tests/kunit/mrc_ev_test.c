@@ -116,7 +116,8 @@ static void rotation_fair(struct kunit *test)
 {
 	struct mrc_evset *evs = evset(test, 4, 2, 64, 4);
 	unsigned int uses[MRC_MAX_EVS] = {}, plane_run = 0, max_run = 0;
-	int i, r, last_plane = -1;
+	int i, r, last_plane = -1, orders = 0, first = -1;
+	u32 stripe = 0;
 
 	for (r = 0; r < 10; r++) {
 		/* every round uses every slot exactly once */
@@ -126,6 +127,15 @@ static void rotation_fair(struct kunit *test)
 			KUNIT_ASSERT_GE(test, e, 0);
 			KUNIT_ASSERT_LT(test, e, evs->nslots);
 			uses[e]++;
+			/* every 4 in a row: one of each plane */
+			if (i % 4 == 0) {
+				orders += first >= 0 && first != evs->ev[e].plane;
+				first = evs->ev[e].plane;
+				stripe = 0;
+			}
+			stripe |= BIT(evs->ev[e].plane);
+			if (i % 4 == 3)
+				KUNIT_EXPECT_EQ(test, 0xfu, stripe);
 			if (evs->ev[e].plane == last_plane) {
 				max_run = max(max_run, ++plane_run);
 			} else {
@@ -136,8 +146,10 @@ static void rotation_fair(struct kunit *test)
 		for (i = 0; i < evs->nslots; i++)
 			KUNIT_EXPECT_EQ(test, r + 1, uses[i]);
 	}
-	/* random order: planes interleave, no long runs on one plane */
-	KUNIT_EXPECT_LT(test, max_run, 12);
+	/* planes interleave: at most two in a row (across two stripes) */
+	KUNIT_EXPECT_LE(test, max_run, 2);
+	/* and the planes' order changes from stripe to stripe */
+	KUNIT_EXPECT_GT(test, orders, 40);
 }
 
 static void rotation_skips_down_planes(struct kunit *test)
