@@ -148,6 +148,7 @@ enum mrc_counter {
 	MRC_CNT_PROBE_TX,
 	MRC_CNT_PROBE_RX,
 	MRC_CNT_PEER_PLANES,
+	MRC_CNT_RTO_PROBE,
 	MRC_NUM_COUNTERS
 };
 
@@ -330,6 +331,7 @@ struct mrc_req {
 	u32 rev_rtt_us;			/* their smoothed RTT (0: none yet) */
 	s16 rev_probe_ev;		/* its EV while unanswered, or -1 */
 	u8 rev_backoff;			/* reverse probes unanswered in a row */
+	bool rto_probe;			/* a timeout asks for the SACK state */
 };
 
 /* A receive message the responder is filling (in RQMSN order) */
@@ -378,6 +380,7 @@ struct mrc_resp {
 	u32 last_ev;			/* EV of the last request: reflected */
 	u32 ce_ev;			/* EV of an ECN-marked request ... */
 	bool ce_pending;		/* ... not reported yet */
+	u16 ps_sent;			/* port status the last SACK carried */
 };
 
 struct mrc_qp {

@@ -24,7 +24,8 @@
  * Timeouts: a retransmission timer from the measured RTT (RFC 6298 style,
  * backed off linearly then exponentially per expiry until the next
  * sample) resends the oldest
- * unacknowledged PSNs. The QP's timeout attribute bounds
+ * unacknowledged PSNs and, on a spraying QP, sends a reliability probe
+ * that asks for the responder's SACK state. The QP's timeout attribute bounds
  * it and counts retries: retry_cnt timeouts without progress (no PSN newly
  * acknowledged, cumulatively or selectively) complete the oldest WQE with
  * IB_WC_RETRY_EXC_ERR and move the QP to the error state.
@@ -167,6 +168,7 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->rev_rtt_us = 0;
 	r->rev_probe_ev = -1;
 	r->rev_backoff = 0;
+	r->rto_probe = false;
 	r->rttvar_us = 0;
 	r->rto_backoff = 0;
 	r->last_rtt_us = 0;
@@ -903,6 +905,28 @@ static void send_probes(struct mrc_qp *qp, struct sk_buff_head *txq)
 	}
 }
 
+/*
+ * A timeout means ACKs went missing: the data was lost, or the ACKs and
+ * SACKs were. Besides the resends, a reliability probe on the next GOOD EV
+ * asks the responder for its SACK state (MRC 1.0), ahead of them: one
+ * small packet whose answer covers the whole window, also what the
+ * resends do not (MRC_TO_BURST at most), and tests a path that works.
+ */
+static void send_rto_probe(struct mrc_qp *qp, struct sk_buff_head *txq)
+{
+	int i;
+
+	if (!qp->req.rto_probe || !qp->evs)
+		return;
+	qp->req.rto_probe = false;
+	i = mrc_evset_next(qp->evs, READ_ONCE(qp->mdev->planes_up));
+	if (i < 0)
+		return;
+	qp->evs->ev[i].probes++;
+	mrc_count(qp->mdev, MRC_CNT_RTO_PROBE, 1);
+	send_probe(qp, i, txq);
+}
+
 /**
  * mrc_req_rev_probe() - keep the reverse EV set of a QP that only receives
  * @qp: an RC QP; qp->lock held
@@ -988,6 +1012,7 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq)
 	complete_wqes(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;
+	send_rto_probe(qp, txq);
 	budget = send_lost(qp, txq, budget);
 	budget = send_new(qp, txq, budget);
 	complete_wqes(qp);
@@ -1558,6 +1583,7 @@ static void timeout(struct mrc_qp *qp)
 			mark_lost(qp, p, psn_sig(qp, p, sig, now));
 		n++;
 	}
+	r->rto_probe = true;
 	arm_timer(qp);
 }
 

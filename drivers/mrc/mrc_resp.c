@@ -63,6 +63,7 @@ void mrc_resp_reset(struct mrc_qp *qp)
 	rs->ares_next = 0;
 	rs->unacked = 0;
 	rs->ce_pending = false;
+	rs->ps_sent = 0;	/* none yet: the first ACK is a SACK */
 	rs->completed = 0;
 	memset(rs->ares, 0, sizeof(rs->ares));
 }
@@ -202,12 +203,19 @@ static void send_sack(struct mrc_qp *qp, u32 psn, u32 ev, u8 mode,
 	s.probe_resp = probe;
 	s.ooo_count = min_t(u32, rs->win.ooo, 0x7fff);
 	s.port_status = READ_ONCE(qp->mdev->planes_up);
+	rs->ps_sent = s.port_status;
 	mrc_seth_write(mrc_pkt_hdr(&pkt, MRC_H_SETH), &s);
 	mrc_count(qp->mdev, MRC_CNT_SACK_TX, 1);
 	__skb_queue_tail(txq, skb);
 }
 
-/* The state of the window: ACK if it has no hole, else SACK around @psn */
+/*
+ * The state of the window: ACK if it has no hole, else SACK around @psn.
+ * Also a SACK when the planes up here changed since the last one said:
+ * the port status travels in SACKs only, and a peer that learned a plane
+ * of ours went down must hear at once that it is back, also when nothing
+ * is missing (with nothing lost, only plain ACKs would follow).
+ */
 static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 {
 	struct mrc_resp *rs = &qp->resp;
@@ -217,7 +225,8 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 	if (rs->ce_pending) {
 		rs->ce_pending = false;
 		send_sack(qp, psn, rs->ce_ev, MRC_SACK_M_SKIP_ONCE, false, txq);
-	} else if (rs->win.ooo) {
+	} else if (rs->win.ooo ||
+		   READ_ONCE(qp->mdev->planes_up) != rs->ps_sent) {
 		/* feedback for the path it came on */
 		send_sack(qp, psn, rs->last_ev, MRC_SACK_M_NONE, false, txq);
 	} else {

@@ -38,6 +38,7 @@ static const struct rdma_stat_desc mrc_counter_names[] = {
 	[MRC_CNT_PROBE_TX]	= { .name = "probes_sent" },
 	[MRC_CNT_PROBE_RX]	= { .name = "probes_received" },
 	[MRC_CNT_PEER_PLANES]	= { .name = "peer_port_status" },
+	[MRC_CNT_RTO_PROBE]	= { .name = "rto_probes" },
 };
 
 /*

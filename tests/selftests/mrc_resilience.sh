@@ -22,6 +22,9 @@
 #   - a dead reverse path (h2 -> h1 through one T1 drops everything, h1 ->
 #     h2 works): h2's QP, which only receives, moves its ACKs off it (its
 #     probed reverse EV set) onto the plane's other path
+#   - ACKs lost (everything h2 -> h1 dropped for 1 s): h1's timeouts send
+#     reliability probes for h2's SACK state; rping -V completes, no QP
+#     error
 #   - a remote host's plane goes down under the same: h1 learns it from the
 #     port status in h2's SACKs and sends nothing more towards it; back up,
 #     h1 sends towards it again, and probes bring back the EVs that lost
@@ -129,7 +132,7 @@ bg_bw() {
 	return 1
 }
 
-ktap_header 41
+ktap_header 44
 t0=$SECONDS
 fabric_start
 
@@ -325,6 +328,38 @@ tc -n "$rt" qdisc del dev d0 root
 check "reverse path h2 -> h1 via t1-p1-0 dead: h2's QP ${bq:-?} (receives only) sends no ACK on it ($a0 -> $a1), plane 1's other path carries them ($l0 -> $l1)" \
 	test "${a0:-x}" = "${a1:-y}" -a "${l1:-0}" -gt "${l0:-0}"
 bw_stop "the ib_write_bw across the dead reverse path"
+
+# -- ACKs lost: every plane's T0 drops what it sends to h1 (h2 -> h1 dead,
+# h1 -> h2 works) for a second. h1's timeouts resend, and ask for h2's
+# SACK state with a reliability probe each; once the way back works, the
+# answers bring the state back: no QP error, no data error
+rto() {
+	ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" |
+		jq -r '.[0] | "\(.timeouts) \(.rto_probes)"'
+}
+back() { # back add|del: h1's T0s drop all they send to h1, or stop
+	local p
+	for p in 0 1 2 3; do
+		if [ "$1" = add ]; then
+			tc -n "$(fabric_ns "t0-p$p-0")" qdisc replace dev h1 root netem loss 100%
+		else
+			tc -n "$(fabric_ns "t0-p$p-0")" qdisc del dev h1 root
+		fi
+	done
+}
+under_load rp.
+read -r to0 rp0 <<<"$(rto)"
+back add
+sleep 1
+back del
+wait "$RP"
+rc=$?
+read -r to1 rp1 <<<"$(rto)"
+check "ACKs lost (h2 -> h1 dead for 1 s): rping -V 4 KiB x $ITERS across it, every byte compared" \
+	test $rc = 0
+check "ACKs lost: h1's timeouts ($to0 -> $to1) asked for the SACK state with probes ($rp0 -> $rp1)" \
+	test "${to1:-0}" -gt "${to0:-0}" -a "${rp1:-0}" -gt "${rp0:-0}"
+bw_stop "the ib_write_bw across the lost ACKs"
 
 # -- a remote host's plane goes down: h2's SACKs carry its port status,
 # and h1 stops sending towards the plane (EVs keep their slots and state);
