@@ -5,6 +5,14 @@
 # with mrc installed.
 
 KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
+
+# MRC_QUICK=1: the quick mode of every suite (make check runs it on the
+# KASAN kernel). Each scenario runs once, with small transfers; every fault
+# is still injected and every code path of the full run is still reached.
+MRC_QUICK=${MRC_QUICK:-0}
+quick() { [ "$MRC_QUICK" = 1 ]; }
+# by_mode FULL QUICK: prints the value for the current mode
+by_mode() { if quick; then echo "$2"; else echo "$1"; fi; }
 _ktap_n=0 _ktap_fail=0 _ktap_pass=0 _ktap_skip=0
 
 ktap_header() { # ktap_header PLAN
