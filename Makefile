@@ -6,8 +6,16 @@
 #   make KDIR=DIR     the same against another kernel build tree, e.g.
 #                     KDIR=/lib/modules/6.12.117+deb12-amd64/build
 #   make distro       modules against Debian's linux-headers-6.12-amd64
-#   make check        everything, then every test in the VM; ends "N passed, M failed"
-#   make demo         boots the VM and shows mrc devices on a two-namespace topology
+#   make check        builds, then the fast tier of the tests in the VM (CI runs it):
+#                     KUnit and every selftest in quick mode on the KASAN kernel,
+#                     every selftest full length on Debian's; ends "N passed, M failed"
+#   make check-full   the same with every selftest full length on both kernels
+#   make coverage     line coverage of drivers/mrc reached by a tier on the KASAN
+#                     kernel (TIER=quick, the default, or TIER=full)
+#   make flake        a tier N times, listing every test whose result changed
+#                     (N=3, TIER=quick by default)
+#   make demo         boots the VM and shows the spray over the lab fabric
+#   make bench        rxe, mrc and TCP figures from one VM run
 #   make kernel       build (or find cached) the test kernel
 #   make sparse       sparse (C=2) over the driver, for the test kernel
 #   make setup        install the Debian packages the project needs
@@ -22,7 +30,10 @@ W ?= 1
 # Debian's own kernel: the newest installed 6.12 headers
 DISTRO_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.12*-amd64))))
 
-.PHONY: all modules distro mrcctl kernel check demo sparse setup clean help bench
+TIER ?= quick
+N ?= 3
+
+.PHONY: all modules distro mrcctl kernel check check-full coverage flake demo sparse setup clean help bench
 
 all: modules mrcctl
 
@@ -44,16 +55,25 @@ distro: setup
 sparse: setup
 	@eval "$$(tests/vm/build-kernel)" && tests/vm/kbuild "$$KDIR" W=$(W) C=2
 
-mrcctl:
+mrcctl: setup
 	@$(MAKE) -s -C tools/mrcctl
 
 check:
-	@tests/check
+	@tests/check --tier quick
 
-demo:
+check-full:
+	@tests/check --tier full
+
+coverage:
+	@tests/check --tier $(TIER) --coverage
+
+flake:
+	@tests/check --tier $(TIER) --repeat $(N)
+
+demo: setup
 	@tests/demo
 
-bench:
+bench: setup
 	@tests/bench/run
 
 clean:
@@ -61,4 +81,4 @@ clean:
 	$(MAKE) -s -C tools/mrcctl clean
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,25p' Makefile | sed 's/^# \{0,1\}//'

@@ -6,6 +6,9 @@
 #
 #   fabric_build HOSTS PLANES T1    (2..4 hosts, 1..8 planes, 1..4 T1/plane)
 #
+# The same in every mode: quick mode (MRC_QUICK) shrinks the traffic of the
+# suites that use it, never the fabric.
+#
 # Every plane p is a separate Clos: one T0 per host, T1 switches on top,
 # every T0 of the plane linked to every T1 of the plane. Each node is a
 # namespace "<node>-$FABRIC_ID". Two hosts, plane p, two T1 (names in the

@@ -19,7 +19,10 @@
 # fabric_srh_paths h1 h2 (the same packet behind an SRH, walked by the
 # switches' classic End SIDs, at h2 with no segment left), the link down/up
 # and netem knobs, the description file, cleanup; and how long the demo
-# size 2x4x2 takes to build.
+# size 2x4x2 takes to build (printed, not judged).
+#
+# MRC_QUICK=1: 3 packets per path instead of 5 (every path, knob and
+# check as in the full run).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fabric.sh"
 require_root
@@ -36,7 +39,8 @@ elapsed() { awk -v a="$EPOCHREALTIME" -v b="$1" 'BEGIN { printf "%.1f", a - b }'
 # -- build
 t=$EPOCHREALTIME
 if fabric_build 2 2 2; then
-	ktap_pass "build 2 hosts x 2 planes x 2 T1 ($(elapsed "$t") s)"
+	ktap_pass "build 2 hosts x 2 planes x 2 T1"
+	ktap_info "build time 2x2x2: $(elapsed "$t") s"
 else
 	ktap_fail "build 2 hosts x 2 planes x 2 T1"
 	ktap_finish
@@ -139,7 +143,7 @@ cap_stop() {
 	return 0
 }
 
-N=5
+if quick; then N=3; else N=5; fi
 # run_path P J CONTAINER [WAIT]: send N packets along the path, wait up to
 # WAIT s (default 10) for them at h2; sets AT_H2 (packets
 # at h2's p<P> with outer DA fc00:0:e002:: from h1's plane-P address) and
@@ -157,15 +161,16 @@ run_path() {
 	cap_stop t1
 	AT_H2=$(grep -c "IP6 2001:db8:$p:1::1 > fc00:0:e002::: IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/h2")
 	AT_T1=$(grep -c "IP6 2001:db8:$p:1::1 > $shifted: IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/t1")
+	ktap_info "$c: at h2 $AT_H2 of $N, at t1-p$p-$j $AT_T1"
 }
 
 for path in "${PATHS[@]}"; do
 	p=${path%% *} c=${path#* }
 	j=$(($(printf '%d' "0x$(cut -d: -f4 <<<"$c")") - 0x2000 - p * 0x100))
 	run_path "$p" "$j" "$c"
-	check "plane $p via t1-p$p-$j: $c arrives at h2 p$p as fc00:0:e002:: ($AT_H2/$N)" \
+	check "plane $p via t1-p$p-$j: $c arrives at h2 p$p as fc00:0:e002::" \
 		[ "$AT_H2" -ge $((N - 1)) ]
-	check "plane $p via t1-p$p-$j: t1 sees it shifted to fc00:0:${c#fc00:0:*:} ($AT_T1/$N)" \
+	check "plane $p via t1-p$p-$j: t1 sees it shifted to fc00:0:${c#fc00:0:*:}" \
 		[ "$AT_T1" -ge $((N - 1)) ]
 done
 
@@ -186,9 +191,10 @@ for path in "${SRH[@]}"; do
 	cap_stop t1
 	AT_H2=$(grep -c "IP6 2001:db8:$p:1::1 > $last: RT6 (.*segleft=0.*) IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/h2")
 	AT_T1=$(grep -c "IP6 2001:db8:$p:1::1 > $t1: RT6 (.*segleft=2.*) IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/t1")
-	check "srh plane $p via t1-p$p-$j: arrives at h2 p$p as $last, no segment left ($AT_H2/$N)" \
+	ktap_info "srh $segs: at h2 $AT_H2 of $N, at t1-p$p-$j $AT_T1"
+	check "srh plane $p via t1-p$p-$j: arrives at h2 p$p as $last, no segment left" \
 		[ "$AT_H2" -ge $((N - 1)) ]
-	check "srh plane $p via t1-p$p-$j: t1 sees DA $t1, 2 segments left ($AT_T1/$N)" \
+	check "srh plane $p via t1-p$p-$j: t1 sees DA $t1, 2 segments left" \
 		[ "$AT_T1" -ge $((N - 1)) ]
 done
 
@@ -206,20 +212,20 @@ check "link $L down: both ends down" bash -c "
 	fabric_on t0-p0-0 ip link show u1 | grep -q 'state DOWN' &&
 	fabric_on t1-p0-1 ip link show d0 | grep -q 'state DOWN'"
 run_path 0 1 "$C01" 2
-check "link $L down: its path delivers nothing ($AT_H2)" [ "$AT_H2" = 0 ]
+check "link $L down: its path delivers nothing" [ "$AT_H2" = 0 ]
 run_path 0 0 "$C00"
-check "link $L down: plane 0 via t1-p0-0 still delivers ($AT_H2/$N)" [ "$AT_H2" -ge $((N - 1)) ]
+check "link $L down: plane 0 via t1-p0-0 still delivers" [ "$AT_H2" -ge $((N - 1)) ]
 check "fabric_link_up $L" fabric_link_up $L
 check "link up: both ends' routes as before" diff -u <(echo "$routes_before") <(routes t0-p0-0 t1-p0-1)
 run_path 0 1 "$C01"
-check "link $L up: its path delivers again ($AT_H2/$N)" [ "$AT_H2" -ge $((N - 1)) ]
+check "link $L up: its path delivers again" [ "$AT_H2" -ge $((N - 1)) ]
 
 check "netem loss 100% on $L" fabric_netem $L loss 100%
 run_path 0 1 "$C01" 2
-check "netem loss 100%: its path delivers nothing ($AT_H2)" [ "$AT_H2" = 0 ]
+check "netem loss 100%: its path delivers nothing" [ "$AT_H2" = 0 ]
 fabric_netem_clear $L
 run_path 0 1 "$C01"
-check "netem cleared: its path delivers again ($AT_H2/$N)" [ "$AT_H2" -ge $((N - 1)) ]
+check "netem cleared: its path delivers again" [ "$AT_H2" -ge $((N - 1)) ]
 
 # a host link flap: the node address (mrc's GID) stays, the rest comes back
 routes_before=$(routes h1 t0-p0-0)
@@ -236,7 +242,9 @@ rtt_min() { # prints the minimum RTT of a few pings h1 -> h2, in ms
 }
 fabric_netem h1-p0 delay 30ms
 rtt=$(rtt_min)
-check "netem delay 30ms on h1-p0 (both ends): ping RTT ${rtt:-?} ms >= 60" \
+# a lower bound that netem guarantees: a slow machine only adds to it
+ktap_info "ping RTT with netem delay 30ms on both ends: ${rtt:-?} ms"
+check "netem delay 30ms on h1-p0 (both ends): ping RTT >= 60 ms" \
 	awk -v r="${rtt:-0}" 'BEGIN { exit !(r >= 60) }'
 fabric_netem_clear h1-p0
 check_fails "link knobs refuse an unknown link" fabric_link_down t0-p0-0:t1-p1-0
@@ -274,7 +282,7 @@ FABRIC_ID=${id}d
 t=$EPOCHREALTIME
 if fabric_build 2 4 2; then
 	secs=$(elapsed "$t")
-	ktap_pass "build 2 hosts x 4 planes x 2 T1 (demo size): $secs s"
+	ktap_pass "build 2 hosts x 4 planes x 2 T1 (demo size)"
 	ktap_info "build time 2x4x2: $secs s (18 namespaces, 24 links)"
 else
 	ktap_fail "build 2 hosts x 4 planes x 2 T1 (demo size)"
@@ -286,7 +294,7 @@ import socket, sys
 s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, 41)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, b"p3")
 for i in range(3): s.sendto(bytes(40), (sys.argv[1], 0))' "${c#* }"
-wait_for 3 grep -q . "$TMPD/h1"
+wait_for 10 grep -q . "$TMPD/h1"
 cap_stop h1
 check "2x4x2: h2 -> h1 on plane 3 via t1-p3-1 (${c#* })" grep -q 'IP6 2001:db8:3:2::1 > fc00:0:e001::' "$TMPD/h1"
 t=$EPOCHREALTIME

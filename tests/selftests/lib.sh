@@ -13,6 +13,12 @@ MRC_QUICK=${MRC_QUICK:-0}
 quick() { [ "$MRC_QUICK" = 1 ]; }
 # by_mode FULL QUICK: prints the value for the current mode
 by_mode() { if quick; then echo "$2"; else echo "$1"; fi; }
+# tmo SECS: a hang guard of SECS (far above a healthy run) times
+# MRC_TIMEOUT_SCALE, rounded up: slow kernels get longer, never shorter
+tmo() {
+	awk -v t="$1" -v s="${MRC_TIMEOUT_SCALE:-1}" \
+		'BEGIN { t = int(t * s + 0.999); print (t < 1 ? 1 : t) }'
+}
 _ktap_n=0 _ktap_fail=0 _ktap_pass=0 _ktap_skip=0
 
 ktap_header() { # ktap_header PLAN

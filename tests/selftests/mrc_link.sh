@@ -12,6 +12,9 @@
 # following the link, MTU, bad input (duplicate name, netdev already bound,
 # unknown netdev, VLAN), rdma link del, netdev unregister, namespace
 # deletion, module autoload, rmmod with devices present, add/del churn.
+# MRC_QUICK=1: 2 add/del cycles under 2 link flaps instead of 15 and 15
+# (the last with a device on a dummy netdev that is then removed, as in full).
+# Waits for state changes are hang guards, times MRC_TIMEOUT_SCALE.
 # shellcheck disable=SC2317 # helpers called through check
 source "$(dirname "$0")/lib.sh"
 require_root
@@ -39,17 +42,21 @@ port_state() { # DEV -> ACTIVE / DOWN
 devinfo() { # DEV FIELD -> value column of ibv_devinfo
 	ibv_devinfo -d "$1" | awk -v f="$2:" '$1 == f { print $2; exit }'
 }
+# (read, not cat: a fork per table entry costs seconds on the KASAN kernel)
 gid_present() { # DEV GID TYPE
-	local d=/sys/class/infiniband/$1/ports/1 g i
+	local d=/sys/class/infiniband/$1/ports/1 g i v t
 	for g in "$d"/gids/*; do
 		i=${g##*/}
-		[ "$(cat "$g" 2>/dev/null)" = "$2" ] || continue
-		[ "$(cat "$d/gid_attrs/types/$i" 2>/dev/null)" = "$3" ] && return 0
+		read -r v 2>/dev/null <"$g" || continue
+		[ "$v" = "$2" ] || continue
+		read -r t 2>/dev/null <"$d/gid_attrs/types/$i" && [ "$t" = "$3" ] && return 0
 	done
 	return 1
 }
 
 export -f rdma_devs has_rdma_dev port_state devinfo gid_present wait_for
+W=$(tmo 10) W5=$(tmo 5)	# hang guards for state changes (ms when healthy)
+CHURN=$(by_mode 15 2)	# the dummy netdev case every 5th cycle and the last
 
 # -- create
 check "module loads" modprobe mrc
@@ -58,7 +65,7 @@ check "rdma link add mrcb in ns b" ip netns exec "$b" rdma link add mrcb type mr
 check "rdma link show: mrca on va" \
 	bash -c "ip netns exec $a rdma -j link show mrca/1 | jq -e '.[0].netdev == \"va\"'"
 check "port ACTIVE on both ends" \
-	wait_for 10 bash -c "[ \"\$(rdma -j link show mrca/1 | jq -r '.[0].state')\" = ACTIVE ] &&
+	wait_for "$W" bash -c "[ \"\$(rdma -j link show mrca/1 | jq -r '.[0].state')\" = ACTIVE ] &&
 		[ \"\$(rdma -j link show mrcb/1 | jq -r '.[0].state')\" = ACTIVE ]"
 mac=$(ip netns exec "$a" cat /sys/class/net/va/address)
 IFS=: read -r m0 m1 m2 m3 m4 m5 <<<"$mac"
@@ -72,17 +79,17 @@ check "ibv_devinfo opens mrca (rxe provider): PORT_ACTIVE, Ethernet, fw 0.1.0" \
 		ibv_devinfo -d mrca | grep -q 'fw_ver:.*0\.1\.0'"
 check "active_mtu 1024 at netdev MTU 1500" bash -c "[ \"\$(devinfo mrca active_mtu)\" = 1024 ]"
 check "GIDs: RoCE v2 for 10.77.0.1 and fd77::1" \
-	bash -c "wait_for 5 gid_present mrca 0000:0000:0000:0000:0000:ffff:0a4d:0001 'RoCE v2' &&
-		wait_for 5 gid_present mrca fd77:0000:0000:0000:0000:0000:0000:0001 'RoCE v2'"
+	bash -c "wait_for $W5 gid_present mrca 0000:0000:0000:0000:0000:ffff:0a4d:0001 'RoCE v2' &&
+		wait_for $W5 gid_present mrca fd77:0000:0000:0000:0000:0000:0000:0001 'RoCE v2'"
 
 # -- the port follows the link
 ip -n "$a" link set va mtu 9000
 ip -n "$b" link set vb mtu 9000
 check "active_mtu 4096 at netdev MTU 9000" bash -c "[ \"\$(devinfo mrca active_mtu)\" = 4096 ]"
 ip -n "$b" link set vb down
-check "peer down: port DOWN" wait_for 10 bash -c "[ \"\$(port_state mrca)\" = DOWN ]"
+check "peer down: port DOWN" wait_for "$W" bash -c "[ \"\$(port_state mrca)\" = DOWN ]"
 ip -n "$b" link set vb up
-check "peer up: port ACTIVE again" wait_for 10 bash -c "[ \"\$(port_state mrca)\" = ACTIVE ]"
+check "peer up: port ACTIVE again" wait_for "$W" bash -c "[ \"\$(port_state mrca)\" = ACTIVE ]"
 
 # -- bad input: a clear error, nothing changed
 # (the devices and their bindings; port states may still settle after the flap)
@@ -116,10 +123,10 @@ check "mrca gone from rdma and ibv_devices" \
 check "va can be bound again after del" ip netns exec "$a" rdma link add mrca type mrc netdev va
 ip netns exec "$a" rdma link add mrcd type mrc netdev d0
 ip -n "$a" link del d0
-check "netdev unregister removes its device" wait_for 10 bash -c "! has_rdma_dev mrcd"
+check "netdev unregister removes its device" wait_for "$W" bash -c "! has_rdma_dev mrcd"
 ip netns del "$b"
 check "namespace deletion removes the device on its netdev" \
-	wait_for 10 bash -c "! has_rdma_dev mrcb && ! has_rdma_dev mrca"
+	wait_for "$W" bash -c "! has_rdma_dev mrcb && ! has_rdma_dev mrca"
 
 # -- module lifecycle
 ip -n "$a" link add vc type veth peer name vd
@@ -131,21 +138,21 @@ check "rdma link add autoloads mrc" ip netns exec "$a" rdma link add mrcc type m
 
 # -- churn: add/del racing link flaps and netdev removal
 (
-	for _ in $(seq 15); do
+	for _ in $(seq "$CHURN"); do
 		ip -n "$a" link set vd down; ip -n "$a" link set vd up
 	done
 ) &
 flapper=$!
 fail=0
-for i in $(seq 15); do
+for i in $(seq "$CHURN"); do
 	ip netns exec "$a" rdma link add mrcz type mrc netdev vd 2>/dev/null || fail=$((fail + 1))
 	ip netns exec "$a" rdma link del mrcz 2>/dev/null || fail=$((fail + 1))
-	[ $((i % 5)) = 0 ] && ip -n "$a" link add "du$i" type dummy &&
+	{ [ $((i % 5)) = 0 ] || [ "$i" = "$CHURN" ]; } && ip -n "$a" link add "du$i" type dummy &&
 		ip netns exec "$a" rdma link add "mrcu$i" type mrc netdev "du$i" &&
 		ip -n "$a" link del "du$i"
 done
 wait $flapper
-check "15 add/del cycles under link flaps" bash -c "[ $fail = 0 ]"
+check "$CHURN add/del cycles under link flaps" bash -c "[ $fail = 0 ]"
 check "devices of removed netdevs are gone" \
-	wait_for 10 bash -c "! rdma_devs | grep -q '^mrcu'"
+	wait_for "$W" bash -c "! rdma_devs | grep -q '^mrcu'"
 ktap_finish

@@ -7,14 +7,17 @@
 # `mrcctl fabric load` (topo_fabric in topo.sh): 8 uSID paths to the peer.
 #
 #   - the configuration: planes, paths = the fabric's containers
-#   - spray balance: a large ib_write_bw; every plane within +-10 % of the
-#     mean, every path used; per-plane counters agree in mrcctl and rdma(8)
+#   - spray balance: a large ib_write_bw; every plane's bytes within +-10 %
+#     of the mean (wider for transfers too small for that), every path
+#     used; per-plane counters agree in mrcctl and rdma(8)
 #   - the EV set of a live QP: 128 EVs, 32 per plane, all used; ECN marks
 #     set by a switch on one path counted on that path's EVs only
 #   - on the wire: tcpdump at a T1 shows the shifted uSID container outside
 #     and the RoCEv2 packet (node address to node address) inside
 #   - unequal planes (netem delay 0/1/2/5 ms): data verified end to end
-#   - planes shaped to equal rates: aggregate >= 80 % of their sum
+#   - planes shaped to equal rates: the transfer completes over all 4;
+#     the aggregate against their sum is printed, not judged (make bench
+#     measures it)
 #   - plane netdev down/up, MTU change, unregister: the plane stops and
 #     resumes, traffic goes on, nothing dangles
 #   - bad input: clear errors, and nothing changed
@@ -24,7 +27,9 @@
 #     SIDs; data checked, every list used, the SRH on the wire at a T1
 #
 # Environment: MRC_TIMEOUT_SCALE (slow kernels: also smaller transfers),
-# MRC_MP_MIB (spray transfer, MiB; default 256, 32 when scaled),
+# MRC_QUICK=1 (every scenario above, smaller: a 4 MiB spray, half the
+# shaped transfer, pingpongs of 30-150 iterations instead of 100-500),
+# MRC_MP_MIB (spray transfer, MiB; default 256, 32 when scaled, 4 quick),
 # MRC_MP_KBIT (kbit/s per shaped plane; default 5000, 500 when scaled).
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2317 # functions called through variables and traps
@@ -42,8 +47,11 @@ SCALE=${MRC_TIMEOUT_SCALE:-1}
 TMO=$((120 * ${SCALE%.*}))
 # shaped planes must add up to less than the VM can push through the fabric
 # (~50 Mbit/s under TCG, a tenth of it on the KASAN kernel)
-if [ "${SCALE%.*}" -gt 1 ]; then MIB=${MRC_MP_MIB:-32} RATE=${MRC_MP_KBIT:-500}
-else MIB=${MRC_MP_MIB:-256} RATE=${MRC_MP_KBIT:-5000}; fi
+if [ "${SCALE%.*}" -gt 1 ]; then MIB=${MRC_MP_MIB:-$(by_mode 32 4)} RATE=${MRC_MP_KBIT:-500}
+else MIB=${MRC_MP_MIB:-$(by_mode 256 4)} RATE=${MRC_MP_KBIT:-5000}; fi
+# pingpong iterations: PP (200 full) for data checks, PPW (500) where a
+# capture needs 20 packets on one of 8 paths, PPS (100) for the MTU change
+PP=$(by_mode 200 30) PPW=$(by_mode 500 150) PPS=$(by_mode 100 20)
 LOGS=$(mktemp -d /tmp/mrc_mp.XXXXXX)
 # shellcheck disable=SC2154 # MRC_TEST_LOGS: the harness keeps the logs there
 trap 'topo_cleanup
@@ -64,7 +72,7 @@ rstats_delta() {
 plane_tx() { A -j plane show dev "$DEV_A" | jq -r '.[] | "\(.plane) \(.tx_bytes)"'; }
 path_tx() { A -j path show dev "$DEV_A" | jq -r '.[] | "\(.path) \(.tx_packets)"'; }
 
-ktap_header 37
+ktap_header 38
 t0=$SECONDS
 fabric_start
 
@@ -91,13 +99,20 @@ bal=$(join <(echo "$b0") <(echo "$b1") | awk '{ d[$1] = $3 - $2; s += d[$1]; n++
 		if (e > w) w = e; printf "plane %s %d bytes; ", k, d[k] }
 		printf "mean %d, worst %.2f %%\n", m, w * 100 }')
 ktap_info "spray: $bal"
-check "spray balance: every plane within 10 % of the mean" \
-	bash -c "awk '{ w = \$NF } END { exit !(w + 0 <= 10) }' <<<'${bal% %}'"
+# Were each packet's plane drawn at random, a plane's share of n packets
+# (1 KiB of payload each) would spread by sqrt(3/n); the stripes keep it far
+# tighter (worst plane 0.3-0.6 % off at 8 MiB on both kernels). 5 of those
+# spreads, at least 10 %: 10 % from 8 MiB up, 14 % at 4 MiB.
+tol=$(awk -v n="$((MIB * 1024))" 'BEGIN { t = 500 * sqrt(3 / n); t = t > 10 ? t : 10
+	printf "%d", t == int(t) ? t : int(t) + 1 }')
+check "spray balance: every plane within $tol % of the mean" \
+	bash -c "awk '{ w = \$NF } END { exit !(w + 0 <= $tol) }' <<<'${bal% %}'"
 check "every configured path carried traffic" \
 	bash -c "join <(echo '$p0') <(echo '$p1') | awk '\$3 <= \$2 { bad++ } END { exit bad > 0 || NR != 8 }'"
 rstat=$(ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0] | "\(.p0_tx_bytes) \(.p3_tx_bytes)"')
 mstat=$(A -j plane show dev "$DEV_A" | jq -r '"\(.[0].tx_bytes) \(.[3].tx_bytes)"')
-check "per-plane counters: rdma statistic = mrcctl ($rstat)" test "$rstat" = "$mstat"
+check "per-plane counters: rdma statistic = mrcctl" test "$rstat" = "$mstat" ||
+	ktap_info "rdma statistic: $rstat; mrcctl: $mstat"
 
 # -- the EV set of a live QP; meanwhile T0 t0-p1-0 marks every packet it
 # sends to T1 t1-p1-0 ECN CE (tc pedit), which only the EVs of that path
@@ -148,7 +163,8 @@ ev_ok() {
 	tail -n 6 "$LOGS/ecn.cli" "$LOGS/ecn.srv"
 	return 1
 }
-check "ev show: 128 EVs of QP ${qpn:-?} in rotation, 32 per plane, all used; 128 backups" ev_ok
+ktap_info "EV set of QP ${qpn:-?}"
+check "ev show: 128 EVs of the QP in rotation, 32 per plane, all used; 128 backups" ev_ok
 # shellcheck disable=SC2016 # $m is jq's
 check "ECN: CE marks at t0-p1-0 -> t1-p1-0 counted on that path's EVs (path $marked) only" \
 	jq -e --argjson m "${marked:-99}" '([.[] | select(.path == $m and .tx_packets > 0)] |
@@ -165,7 +181,7 @@ cap() {
 cap t1-p0-0 d0 "$LOGS/t1.cap"; c1=$!
 cap h2 p0 "$LOGS/h2.cap"; c2=$!
 sleep 2
-pingpong 500 4096 >/dev/null
+pingpong "$PPW" 4096 >/dev/null
 wait "$c1" "$c2"
 t1da=fc00:0:$(fabric_usid t1-p0-0):$(fabric_usid t0-p0-1):$(fabric_usid h2)::
 check "tcpdump at T1 t1-p0-0: outer DA $t1da (uSIDs shifted once), inner fd00::1 > fd00::2 UDP 4791" \
@@ -177,9 +193,10 @@ ktap_info "at t1-p0-0: $(grep -m1 IP6 "$LOGS/t1.cap")"
 
 # -- unequal planes
 for p in 0 1 2 3; do fabric_netem "h1-p$p" delay "$((p == 3 ? 5 : p))ms"; done
-check "unequal planes (delay 0/1/2/5 ms): ibv_rc_pingpong -c, 4 KiB x 200" pingpong 200 4096
-check "unequal planes: rping -V 64 KiB x 10, every byte compared" rping_v 65535 10
-check "unequal planes: ib_write_bw 64 KiB x 200" write_bw 65536 200
+n=$(by_mode 10 3) w=$(by_mode 200 30)
+check "unequal planes (delay 0/1/2/5 ms): ibv_rc_pingpong -c, 4 KiB x $PP" pingpong "$PP" 4096
+check "unequal planes: rping -V 64 KiB x $n, every byte compared" rping_v 65535 "$n"
+check "unequal planes: ib_write_bw 64 KiB x $w" write_bw 65536 "$w"
 for p in 0 1 2 3; do fabric_netem_clear "h1-p$p"; done
 
 # -- planes shaped to equal rates
@@ -187,23 +204,29 @@ for p in 0 1 2 3; do fabric_netem_clear "h1-p$p"; done
 # 64 KiB) would queue seconds deep behind the shapers, longer than the QP
 # timeout (-u 18: 1 s): timeouts would then resend what is only queued, and
 # the planes would carry copies. So about 0.5 s of the planes' sum stays
-# outstanding, in 8 KiB writes, timed by the wall clock (bw_gbps).
+# outstanding, in 8 KiB writes (about 5 s of them, 2.6 s quick). What they
+# reach is printed, not judged: a rate under TCG is the machine's as much
+# as mrc's (make bench has the figure, on an otherwise idle machine).
 win=$((RATE * 250 / 8192))
 [ "$win" -ge 2 ] || win=2
+n=$(by_mode $((RATE * 8 / 25)) $((RATE * 4 / 25)))
 for p in 0 1 2 3; do fabric_netem "h1-p$p" rate "${RATE}kbit"; done
-s0=$(rstats)
+s0=$(rstats) q0=$(plane_tx)
 t=$SECONDS
-write_bw 8192 $((RATE * 8 / 25)) -t "$win" >"$LOGS/shaped" || sed 's/^/#   /' "$LOGS/shaped"
+check "4 planes shaped to $RATE kbit/s each: ib_write_bw 8 KiB x $n, $win outstanding" \
+	write_bw 8192 "$n" -t "$win" ||
+	ktap_info "h1's counters moved by $(rstats_delta "$s0" "$(rstats)")"
 t=$((SECONDS - t))
 agg=$(awk -v g="$(bw_gbps)" 'BEGIN { printf "%.0f", g * 1e6 }')
+q1=$(plane_tx)
 for p in 0 1 2 3; do fabric_netem_clear "h1-p$p"; done
+check "shaped planes: all 4 carried the transfer" \
+	bash -c "join <(echo '$q0') <(echo '$q1') | awk '\$3 <= \$2 { bad++ } END { exit bad > 0 || NR != 4 }'"
 # netem shapes whole frames; of the 1162 bytes of a full data packet 1024
 # are payload (Ethernet 14, IPv6 40 + 40, UDP 8, BTH 12, METH 4, RETH 16,
 # ICRC 4), so the 4 planes carry at most 4 x RATE x 1024 / 1162 of data
 cap=$((4 * RATE * 1024 / 1162))
-check "4 planes shaped to $RATE kbit/s each, $win writes of 8 KiB outstanding: data $agg kbit/s, $((agg * 100 / (4 * RATE))) % of the sum, >= 80 % of the $cap kbit/s they can carry after headers" \
-	test "$((agg * 10))" -ge "$((cap * 8))" ||
-	ktap_info "shaped planes: ${t}s; h1's counters moved by $(rstats_delta "$s0" "$(rstats)")"
+ktap_info "shaped planes: data $agg kbit/s in ${t}s, $((agg * 100 / (4 * RATE))) % of the 4 x $RATE kbit/s, $((agg * 100 / cap)) % of the $cap kbit/s they can carry after headers"
 
 # -- plane netdev events
 # fabric_link_down/up: both ends of the host links, routes restored on up
@@ -211,24 +234,24 @@ for h in h1 h2; do fabric_link_down "$h-p3"; done
 check "p3 down: plane 3 DOWN" bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
 	A -j plane show dev $DEV_A | jq -e '.[3].state == \"DOWN\"'"
 tx3=$(plane_tx | awk '$1 == 3 { print $2 }')
-check "p3 down: traffic goes on over planes 0-2" pingpong 200 4096
+check "p3 down: traffic goes on over planes 0-2" pingpong "$PP" 4096
 check "p3 down: nothing sent on plane 3" \
 	test "$(plane_tx | awk '$1 == 3 { print $2 }')" = "$tx3"
 for h in h1 h2; do fabric_link_up "$h-p3"; done
 wait_for 10 bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
 	A -j plane show dev $DEV_A | jq -e '.[3].state == \"UP\"'"
-pingpong 200 4096 >/dev/null
+pingpong "$PP" 4096 >/dev/null
 check "p3 up: plane 3 carries traffic again" \
 	test "$(plane_tx | awk '$1 == 3 { print $2 }')" -gt "$tx3"
 fabric_on h1 ip link set p2 mtu 1400
-check "MTU change on a plane: traffic goes on" pingpong 100 1024
+check "MTU change on a plane: traffic goes on" pingpong "$PPS" 1024
 fabric_on h1 ip link set p2 mtu 1500
 fabric_on h2 ip link set p3 down
 fabric_on h1 ip link del p3
 check "plane netdev unregistered: the plane leaves the device" \
 	bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
 		A -j plane show dev $DEV_A | jq -e '[.[].plane] == [0, 1, 2]'"
-check "after the unregister: traffic over the other planes, data checked" pingpong 200 4096
+check "after the unregister: traffic over the other planes, data checked" pingpong "$PP" 4096
 
 # -- bad input: a clear error, and nothing changed
 before="$(A -j plane show dev "$DEV_A" | jq -c 'map(del(.tx_packets, .tx_bytes, .rx_packets, .rx_bytes))')$(A -j path show dev "$DEV_A" | jq -c 'map(del(.tx_packets, .tx_bytes))')"
@@ -280,7 +303,7 @@ udp_paths() { # udp_paths NS DEV PEER-NODE PEER-HOST
 udp_setup() { udp_paths "$NS_A" "$DEV_A" "$CM_B" 2 && udp_paths "$NS_B" "$DEV_B" "$CM_A" 1; }
 check "udp mode: path sets of plane addresses, no uSIDs" udp_setup
 u0=$(plane_tx)
-check "udp mode: ibv_rc_pingpong -c, 4 KiB x 200" pingpong 200 4096
+check "udp mode: ibv_rc_pingpong -c, 4 KiB x $PP" pingpong "$PP" 4096
 u1=$(plane_tx)
 check "udp mode: planes 0-2 all carried the traffic" \
 	bash -c "join <(echo '$u0') <(echo '$u1') | awk '\$3 <= \$2 { bad++ } END { exit bad > 0 || NR != 3 }'"
@@ -311,8 +334,10 @@ check "mrcctl monitor: plane 15 added (x15), plane 3 removed, path set of fd00::
 t1sid=fc00:0:$(fabric_usid t1-p1-1)::1
 cap t1-p1-1 d0 "$LOGS/srh.cap" 43; c1=$!
 sleep 2
-check "srh mode: ibv_rc_pingpong -c, 4 KiB x 200" pingpong 200 4096
-pingpong 200 4096 >/dev/null
+# two pingpongs: 20 packets for the capture on one of the 6 lists
+n=$(by_mode 200 50)
+check "srh mode: ibv_rc_pingpong -c, 4 KiB x $n" pingpong "$n" 4096
+pingpong "$n" 4096 >/dev/null
 wait "$c1"
 check "srh mode: every segment list carried traffic" \
 	bash -c "$(declare -f A path_tx); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL DEV_A=$DEV_A

@@ -11,6 +11,10 @@
 # for other vendors' hardware or features the rxe provider lacks).
 #
 # Left out, as mrc does not support it (README): IBV_WR_ATOMIC_WRITE.
+# MRC_QUICK=1 changes nothing: the suite's tests are small already (10
+# messages each) and are run unmodified. Its only time limit, 10 s for a
+# CQ poll (utils.py), and our 300 s per module are hang guards: both are
+# multiplied by MRC_TIMEOUT_SCALE.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2317 # functions called through traps
 DIR=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +44,7 @@ topo_ns mrc >"$WORK/topo" 2>&1
 topo_rc=$?
 check "mrc pair up (topo_ns)" sh -c "[ $topo_rc = 0 ] || cat $WORK/topo; [ $topo_rc = 0 ]"
 cp -r "$SUITE" "$WORK/tests" && gunzip -f "$WORK"/tests/*.gz
+sed -i "s/^POLL_CQ_TIMEOUT = 10\b/POLL_CQ_TIMEOUT = $(tmo 10)/" "$WORK/tests/utils.py"
 cd "$WORK/tests" || exit 1
 python3 run_tests.py --list-tests >"$WORK/all" 2>/dev/null
 
@@ -50,15 +55,17 @@ for m in "${MODULES[@]}"; do
 		continue
 	fi
 	mlog=$WORK/$m.log
-	timeout $((300 * ${MRC_TIMEOUT_SCALE:-1})) \
+	timeout "$(tmo 300)" \
 		python3 run_tests.py --dev "$DEV_A" --gid "$GID_A" "${ids[@]}" >"$mlog" 2>&1
 	rc=$?
 	ran=$(sed -n 's/^Ran \([0-9]*\) tests\?.*/\1/p' "$mlog")
 	skipped=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' "$mlog" | tail -1)
 	if [ $rc = 0 ] && grep -q '^OK' "$mlog"; then
-		ktap_pass "rdma-core tests: $m (ran ${ran:-?}, skipped ${skipped:-0})"
+		ktap_pass "rdma-core tests: $m"
+		ktap_info "  ran ${ran:-?}, skipped ${skipped:-0}"
 	else
-		ktap_fail "rdma-core tests: $m (exit $rc)"
+		ktap_fail "rdma-core tests: $m"
+		ktap_info "  exit $rc"
 		grep -E '^(FAIL|ERROR):|Error|^Ran|^FAILED' "$mlog" | head -12 | sed 's/^/#   /'
 	fi
 done

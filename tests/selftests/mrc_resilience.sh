@@ -32,15 +32,22 @@
 #   - a local plane netdev goes down mid-transfer: rping -V completes,
 #     nothing more is sent on it; up again, it carries traffic again
 #   - random loss: 1 % and 5 % on one plane, 0.1 % and 1 % on all: rping -V
-#     completes, ib_write_bw completes; its goodput against none
+#     completes, ib_write_bw completes (its Gb/s printed, not judged; make
+#     bench measures goodput under loss)
 #   - 100 flaps of a T0-T1 link (netem loss 100 % for 30 ms, then 0 % for
 #     30 ms) under ib_write_bw and rping -V: no QP error, no data error
 #   - every path dead (all of h1's plane links dropping) for longer than
 #     the QP's retry budget: a QP with writes outstanding fails with
 #     IBV_WC_RETRY_EXC_ERR, no hang
 #
+# Every check is on what happened (data compared, EV states, counters,
+# exit status); times are printed as diagnostics only.
+#
 # Environment: MRC_TIMEOUT_SCALE (slow kernels: longer limits, fewer
-# iterations).
+# iterations); MRC_QUICK=1: every fault above still injected, with less
+# traffic around it: rping -V of 60 x 4 KiB across each fault (600 full,
+# 150 scaled), 10 instead of 200 (40 scaled) per random loss case, 10
+# flaps instead of 100 (each takes about 0.5 s there: tc is slow).
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2317 # functions called through check
 DIR=$(cd "$(dirname "$0")" && pwd)
@@ -55,8 +62,9 @@ done
 
 SCALE=${MRC_TIMEOUT_SCALE:-1}
 TMO=$((120 * ${SCALE%.*}))
-# rping iterations that outlast the fault by a good margin
-if [ "${SCALE%.*}" -gt 1 ]; then ITERS=150; else ITERS=600; fi
+# rping iterations that outlast the fault by a good margin (each
+# scenario prints how long rping ran after its fault)
+if [ "${SCALE%.*}" -gt 1 ]; then ITERS=$(by_mode 150 60); else ITERS=$(by_mode 600 60); fi
 LOGS=$(mktemp -d /tmp/mrc_res.XXXXXX)
 MON=''
 # shellcheck disable=SC2154 # MRC_TEST_LOGS: the harness keeps the logs there
@@ -99,6 +107,15 @@ under_load() {
 }
 # now_ns: CLOCK_REALTIME in ns, as the ev notifications carry it
 now_ns() { date +%s%N; }
+# rp_wait: wait for the rping RP, return its status and print how long it
+# ran after the fault (FAULT_T: $SECONDS then): ITERS must outlast it
+rp_wait() {
+	local rc
+	wait "$RP"
+	rc=$?
+	ktap_info "rping -V 4 KiB x $ITERS: ended $((SECONDS - FAULT_T)) s after the fault (status $rc)"
+	return "$rc"
+}
 # bw_stop WHAT: the bg_bw never failed (it still runs, no error); stop it
 bw_stop() {
 	check "$1 still runs, no error" \
@@ -152,26 +169,27 @@ bg_bw 100
 qpn=$QPN
 sleep 2
 evs "${qpn:-0}" >"$LOGS/evs0"
-check "ev show of QP ${qpn:-?}: 256 EVs, 128 in rotation (32 per plane), the rest backups" \
+check "ev show of the ib_write_bw QP: 256 EVs, 128 in rotation (32 per plane), the rest backups" \
 	jq -e 'length == 256 and ([.[] | select(.slot)] | length == 128 and
 		([group_by(.plane)[] | length] == [32, 32, 32, 32]))' "$LOGS/evs0"
 k=$(jq -r '[.[] | select(.slot and .state == "GOOD")][0].ev' "$LOGS/evs0")
+ktap_info "ib_write_bw QP ${qpn:-?}: EV $k denied and allowed"
 A ev deny dev "$DEV_A" qpn "${qpn:-0}" index "${k:-0}"
 evs "${qpn:-0}" >"$LOGS/evs1"
 sleep 1
 evs "${qpn:-0}" >"$LOGS/evs2"
 # shellcheck disable=SC2016 # $k is jq's
-check "ev deny: EV $k DENIED, out of the rotation, nothing more sent on it" \
+check "ev deny: the EV DENIED, out of the rotation, nothing more sent on it" \
 	bash -c "jq -e --argjson k $k '.[\$k] | .state == \"DENIED\" and (has(\"slot\") | not)' $LOGS/evs1 &&
 		[ \"\$(jq '.[$k].tx_packets' $LOGS/evs1)\" = \"\$(jq '.[$k].tx_packets' $LOGS/evs2)\" ] &&
 		jq -e '[.[] | select(.slot)] | length == 128' $LOGS/evs2"
 A ev allow dev "$DEV_A" qpn "${qpn:-0}" index "${k:-0}"
 # shellcheck disable=SC2016
-check "ev allow: EV $k GOOD again" \
+check "ev allow: the EV GOOD again" \
 	bash -c "$(declare -f A evs); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL DEV_A=$DEV_A
 		evs $qpn | jq -e --argjson k $k '.[\$k].state == \"GOOD\"'"
 # shellcheck disable=SC2016
-check "monitor: EV $k GOOD -> DENIED (deny) and back (allow)" \
+check "monitor: the EV GOOD -> DENIED (deny) and back (allow)" \
 	jq -se --argjson k "$k" 'any(.event == "ev" and .ev == $k and .state == "DENIED" and .cause == "deny") and
 		any(.event == "ev" and .ev == $k and .old_state == "DENIED" and .state == "GOOD" and .cause == "allow")' \
 	"$LOGS/mon"
@@ -200,9 +218,9 @@ dead=$(A -j path show dev "$DEV_A" |
 # for the KASAN kernel under load) checks every byte it gets back
 under_load rpbh.
 evs "${qpn:-0}" >"$LOGS/evs2"
-fault=$(now_ns)
+fault=$(now_ns) FAULT_T=$SECONDS
 fabric_netem "$L" loss 100%
-wait "$RP"
+rp_wait
 check "blackhole $L mid-transfer: rping -V, 4 KiB x $ITERS, every byte compared" test $? = 0
 sleep 1
 evs "${qpn:-0}" >"$LOGS/evs3"
@@ -274,8 +292,9 @@ plane_state() { A -j plane show dev "$DEV_A" | jq -e ".[] | select(.plane == $1)
 fault() {
 	local name=$1 paths=$2 down=$3 up=$4 qpn rc
 	under_load rp.
+	FAULT_T=$SECONDS
 	$down
-	wait "$RP"
+	rp_wait
 	rc=$?
 	check "$name: rping -V 4 KiB x $ITERS across it, every byte compared" test $rc = 0
 	evs "${qpn:-0}" >"$LOGS/evs.f"
@@ -325,7 +344,8 @@ a0=$(acks "${bq:-0}" "$rdead") l0=$(acks "${bq:-0}" "$rlive")
 sleep 3
 a1=$(acks "${bq:-0}" "$rdead") l1=$(acks "${bq:-0}" "$rlive")
 tc -n "$rt" qdisc del dev d0 root
-check "reverse path h2 -> h1 via t1-p1-0 dead: h2's QP ${bq:-?} (receives only) sends no ACK on it ($a0 -> $a1), plane 1's other path carries them ($l0 -> $l1)" \
+ktap_info "h2's QP ${bq:-?}: packets but probes on the dead reverse path $a0 -> $a1, on the live one $l0 -> $l1"
+check "reverse path h2 -> h1 via t1-p1-0 dead: h2's QP (receives only) sends no ACK on it, plane 1's other path carries them" \
 	test "${a0:-x}" = "${a1:-y}" -a "${l1:-0}" -gt "${l0:-0}"
 bw_stop "the ib_write_bw across the dead reverse path"
 
@@ -349,15 +369,17 @@ back() { # back add|del: h1's T0s drop all they send to h1, or stop
 }
 under_load rp.
 read -r to0 rp0 <<<"$(rto)"
+FAULT_T=$SECONDS
 back add
 sleep 1
 back del
-wait "$RP"
+rp_wait
 rc=$?
 read -r to1 rp1 <<<"$(rto)"
 check "ACKs lost (h2 -> h1 dead for 1 s): rping -V 4 KiB x $ITERS across it, every byte compared" \
 	test $rc = 0
-check "ACKs lost: h1's timeouts ($to0 -> $to1) asked for the SACK state with probes ($rp0 -> $rp1)" \
+ktap_info "h1's timeouts $to0 -> $to1, rto_probes $rp0 -> $rp1"
+check "ACKs lost: h1's timeouts asked for the SACK state with probes" \
 	test "${to1:-0}" -gt "${to0:-0}" -a "${rp1:-0}" -gt "${rp0:-0}"
 bw_stop "the ib_write_bw across the lost ACKs"
 
@@ -369,14 +391,16 @@ pp=$(plane_paths 1)
 peer_ps() { ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0].peer_port_status'; }
 under_load rp.
 ps0=$(peer_ps)
+FAULT_T=$SECONDS
 fabric_link_down h2-p1
 sleep 1
 x0=$(pp_tx "${qpn:-0}" "$pp")
 sleep 2
 x1=$(pp_tx "${qpn:-0}" "$pp")
-wait "$RP"
+rp_wait
 check "h2's plane 1 down: rping -V 4 KiB x $ITERS across it, every byte compared" test $? = 0
-check "h2's plane 1 down: h1 learned it from h2's SACKs, nothing more sent towards it ($x0 -> $x1 packets)" \
+ktap_info "packets towards h2's plane 1 while down: $x0 -> $x1"
+check "h2's plane 1 down: h1 learned it from h2's SACKs, nothing more sent towards it" \
 	test "$(peer_ps)" -gt "${ps0:-0}" -a -n "$x0" -a "$x0" = "$x1"
 fabric_link_up h2-p1
 more_tx() { test "$(pp_tx "$1" "$pp")" -gt "$2"; }
@@ -391,10 +415,11 @@ bw_stop "the ib_write_bw across h2's plane 1 down and up"
 TAG=rp. rping_v 4096 "$ITERS" >"$LOGS/rp.out" 2>&1 &
 RP=$!
 sleep 1
+FAULT_T=$SECONDS
 fabric_link_down h1-p2
 wait_for 10 plane_state 2 DOWN
 b0=$(plane_bytes 2)
-wait "$RP"
+rp_wait
 rc=$?
 b1=$(plane_bytes 2)
 check "local plane 2 down mid-transfer: rping -V 4 KiB x $ITERS, every byte compared" test $rc = 0
@@ -404,43 +429,38 @@ wait_for 10 plane_state 2 UP
 rping_v 4096 20 >/dev/null
 check "local plane 2 up: it carries traffic again" test "$(plane_bytes 2)" -gt "$b1"
 
-# -- random loss, data checked; goodput against none
-if [ "${SCALE%.*}" -gt 1 ]; then LN=40 LI=40; else LN=400 LI=200; fi
-write_bw 65536 $LN >/dev/null
-base=$(bw_gbps)
-ktap_info "no loss: ib_write_bw 64 KiB x $LN: $base Gb/s"
+# -- random loss, data checked; the goodput is printed (make bench
+# compares it with no loss, on an otherwise idle machine)
+if [ "${SCALE%.*}" -gt 1 ]; then LN=$(by_mode 40 10) LI=$(by_mode 40 10)
+else LN=$(by_mode 400 10) LI=$(by_mode 200 10); fi
 for c in "1:1%" "1:5%" "0 1 2 3:0.1%" "0 1 2 3:1%"; do
 	planes=${c%:*} pct=${c#*:}
 	for p in $planes; do fabric_netem "h1-p$p" loss "$pct"; done
 	what="$pct loss on plane(s) ${planes// /,}"
-	check "$what: rping -V 4 KiB x $LI, every byte compared" rping_v 4096 $LI
-	write_bw 65536 $LN >"$LOGS/loss.out" 2>&1
-	rc=$?
-	bw=$(bw_gbps)
-	check "$what: ib_write_bw 64 KiB x $LN: $bw Gb/s, $(awk -v a="$bw" -v b="$base" \
-		'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }') % of no loss" test $rc = 0
+	check "$what: rping -V 4 KiB x $LI, every byte compared" rping_v 4096 "$LI"
+	check "$what: ib_write_bw 64 KiB x $LN" write_bw 65536 "$LN" &&
+		ktap_info "$what: ib_write_bw 64 KiB x $LN: $(bw_gbps) Gb/s"
 	for p in $planes; do fabric_netem_clear "h1-p$p"; done
 done
 
-# -- 100 link flaps under traffic (netem loss 100 % on and off on a T0-T1
-# link, both ways): no QP error, no data error
+# -- link flaps under traffic (netem loss 100 % on and off on a T0-T1
+# link, both ways): no QP error, no data error. How long the flaps took is
+# printed, not judged: the KASAN kernel's tc needs about 65 ms a command,
+# so there they take longer than their nominal 60 ms each
 L2="t0-p1-0:t1-p1-0"
+NF=$(by_mode 100 10)
 bg_bw 100
 TAG=rp. rping_v 4096 "$ITERS" >"$LOGS/rp.out" 2>&1 &
 RP=$!
 sleep 1
-t=$(now_ns)
-fabric_flap "$L2" 100 30 30
+t=$(now_ns) FAULT_T=$SECONDS
+fabric_flap "$L2" "$NF" 30 30
 frc=$?
-flaps=$(( ($(now_ns) - t) / 1000000 ))
-wait "$RP"
+ktap_info "$NF flaps of $L2 (30 ms down, 30 ms up) took $(( ($(now_ns) - t) / 1000000 )) ms"
+rp_wait
 rc=$?
-# within 10 s; the KASAN kernel's tc needs about 65 ms a command, so there
-# only within a minute
-fmax=10000
-[ "${SCALE%.*}" -le 1 ] || fmax=60000
-check "100 flaps of $L2 in $flaps ms (30 ms down, 30 ms up; at most $fmax) under rping -V 4 KiB x $ITERS: no QP error, every byte compared" \
-	test $rc = 0 -a $frc = 0 -a "$flaps" -le $fmax
+check "$NF flaps of $L2 under rping -V 4 KiB x $ITERS: every flap made, no QP error, every byte compared" \
+	test $rc = 0 -a $frc = 0
 bw_stop "the ib_write_bw across the flaps"
 
 # -- every path dead for longer than the retry budget (ib_write_bw -u 18:
@@ -454,7 +474,8 @@ t=$SECONDS
 wait "$BW"
 rc=$?
 for p in 0 1 2 3; do fabric_netem_clear "h1-p$p"; done
-check "all paths dead: h1's QP fails after $((SECONDS - t)) s with retry exceeded (status 12)" \
+ktap_info "all paths dead: h1's QP ended $((SECONDS - t)) s after the fault"
+check "all paths dead: h1's QP fails with retry exceeded (status 12)" \
 	bash -c "[ $rc != 0 ] && grep -qE 'status (12|transport retry counter exceeded)' $LOGS/dead.cli"
 check "after the fault: a new connection works" pingpong 100 4096
 

@@ -12,6 +12,8 @@
 # which unregisters every device of the shared driver id, mrc's included,
 # cleanly, after which mrc devices can be added again; unloading mrc, which
 # leaves rxe working. A kernel report (KASAN, lockdep, WARN...) fails the run.
+# MRC_QUICK=1: each pingpong moves 10 x 4 KiB instead of 100 x 4 KiB; the
+# tools' 120 s limits are hang guards, times MRC_TIMEOUT_SCALE.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2317,SC2154 # functions called through check; setup_ns sets ma/mb
 DIR=$(cd "$(dirname "$0")" && pwd)
@@ -40,19 +42,20 @@ nsrun() { # NS CMD...: CMD in NS, or here when NS is empty
 	if [ -n "$ns" ]; then ip netns exec "$ns" "$@"; else "$@"; fi
 }
 
-# pingpong NS_S DEV_S IP_S NS_C DEV_C IP_C PORT: ibv_rc_pingpong, 100 x 4 KiB
+# pingpong NS_S DEV_S IP_S NS_C DEV_C IP_C PORT: ibv_rc_pingpong, N x 4 KiB
+N=$(by_mode 100 10) TMO=$(tmo 120) W=$(tmo 20)
 pingpong() {
 	local gs gc spid src crc
 	gs=$(gid_index "$2" "$3") && gc=$(gid_index "$5" "$6") || return 1
-	nsrun "$1" timeout 120 ibv_rc_pingpong -d "$2" -g "$gs" -p "$7" -n 100 >"$LOG/s$7" 2>&1 &
+	nsrun "$1" timeout "$TMO" ibv_rc_pingpong -d "$2" -g "$gs" -p "$7" -n "$N" >"$LOG/s$7" 2>&1 &
 	spid=$!
-	wait_for 60 nsrun "$1" sh -c "ss -Hltn 'sport = :$7' | grep -q ."
-	nsrun "$4" timeout 120 ibv_rc_pingpong -d "$5" -g "$gc" -p "$7" -n 100 "$3" >"$LOG/c$7" 2>&1
+	wait_for "$(tmo 60)" nsrun "$1" sh -c "ss -Hltn 'sport = :$7' | grep -q ."
+	nsrun "$4" timeout "$TMO" ibv_rc_pingpong -d "$5" -g "$gc" -p "$7" -n "$N" "$3" >"$LOG/c$7" 2>&1
 	crc=$?
 	wait $spid
 	src=$?
-	[ $crc = 0 ] && [ $src = 0 ] && grep -q "100 iters" "$LOG/c$7" &&
-		grep -q "100 iters" "$LOG/s$7" && return 0
+	[ $crc = 0 ] && [ $src = 0 ] && grep -q "$N iters" "$LOG/c$7" &&
+		grep -q "$N iters" "$LOG/s$7" && return 0
 	tail -n 3 "$LOG/c$7" "$LOG/s$7"
 	return 1
 }
@@ -60,13 +63,13 @@ pingpong() {
 mrc_up() {
 	ip netns exec "$ma" rdma link add mrcma type mrc netdev mva &&
 		ip netns exec "$mb" rdma link add mrcmb type mrc netdev mvb &&
-		wait_for 20 gid_index mrcma 10.78.0.1 && wait_for 20 gid_index mrcmb 10.78.0.2
+		wait_for "$W" gid_index mrcma 10.78.0.1 && wait_for "$W" gid_index mrcmb 10.78.0.2
 }
 
 rxe_up_again() {
 	rdma link add "$DEV_A" type rxe netdev "$VETH_A" &&
 		rdma link add "$DEV_B" type rxe netdev "$VETH_B" &&
-		wait_for 20 gid_index "$DEV_A" "$IP_A" && wait_for 20 gid_index "$DEV_B" "$IP_B"
+		wait_for "$W" gid_index "$DEV_A" "$IP_A" && wait_for "$W" gid_index "$DEV_B" "$IP_B"
 }
 
 ok_or_log() { # RC FILE

@@ -13,6 +13,8 @@
 # LOCAL_INV, remote invalidation by SEND_WITH_INV), the target moves data
 # with RDMA READ and WRITE from kernel QPs, and teardown drains the QPs
 # (flush completions). A pattern is written through NVMe and read back.
+# MRC_QUICK=1: a 1 MiB pattern (8 I/Os of 128 KiB each way) instead of 8 MiB.
+# The waits (connect, disconnect) are hang guards, times MRC_TIMEOUT_SCALE.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2317 # functions called through check and traps
 DIR=$(cd "$(dirname "$0")" && pwd)
@@ -69,7 +71,8 @@ target_up() {
 # target_up sets LOOPDEV: run it here, not in check's subshell
 target_up >"$WORK/target" 2>&1
 t_rc=$?
-check "nvmet-rdma target listening on $IP_B (mrc device $DEV_B)" \
+ktap_info "target on $IP_B, mrc device $DEV_B"
+check "nvmet-rdma target listening on $IP_B" \
 	sh -c "[ $t_rc = 0 ] || cat $WORK/target; [ $t_rc = 0 ]"
 
 ctrl_of_nqn() {
@@ -82,7 +85,7 @@ ctrl_of_nqn() {
 }
 connect() {
 	echo "transport=rdma,traddr=$IP_B,trsvcid=4420,nqn=$NQN,host_traddr=$IP_A,nr_io_queues=2" \
-		>/dev/nvme-fabrics && wait_for 60 ctrl_of_nqn
+		>/dev/nvme-fabrics && wait_for "$(tmo 60)" ctrl_of_nqn
 }
 check "nvme-rdma host connects over mrc" connect
 CTRL=$(ctrl_of_nqn)
@@ -100,23 +103,26 @@ blk_of_nqn() {
 	done
 	return 1
 }
-wait_for 30 blk_of_nqn
+wait_for "$(tmo 30)" blk_of_nqn
 BLK=$(blk_of_nqn)
 
+MIB=$(by_mode 8 1)
+BYTES=$((MIB << 20))
 io() {
 	[ -b "$BLK" ] || { echo "no NVMe block device"; return 1; }
-	head -c 8M /dev/urandom >"$WORK/pattern" &&
+	head -c "$BYTES" /dev/urandom >"$WORK/pattern" &&
 		dd if="$WORK/pattern" of="$BLK" bs=128k oflag=direct status=none &&
-		dd if="$BLK" of="$WORK/back" bs=128k count=64 iflag=direct status=none &&
+		dd if="$BLK" of="$WORK/back" bs=128k count=$((BYTES >> 17)) iflag=direct status=none &&
 		cmp "$WORK/pattern" "$WORK/back"
 }
-check "8 MiB pattern written through NVMe/RDMA and read back equal (${BLK:-no block device})" io
+ktap_info "NVMe block device: ${BLK:-none}"
+check "$MIB MiB pattern written through NVMe/RDMA and read back equal" io
 check "the backing file holds the same bytes" \
-	sh -c "cmp -n 8388608 $WORK/pattern $LOOPDEV"
+	sh -c "cmp -n $BYTES $WORK/pattern $LOOPDEV"
 check "mrc counted the traffic" \
-	test "$(rdma -j statistic show link "$DEV_B/1" | jq -r '.[0].rx_bytes')" -gt 8388608
+	test "$(rdma -j statistic show link "$DEV_B/1" | jq -r '.[0].rx_bytes')" -gt "$BYTES"
 disconnect() {
-	echo 1 >"/sys/class/nvme/$CTRL/delete_controller" && wait_for 60 sh -c "! ls /sys/class/nvme/$CTRL"
+	echo 1 >"/sys/class/nvme/$CTRL/delete_controller" && wait_for "$(tmo 60)" sh -c "! ls /sys/class/nvme/$CTRL"
 }
 check "nvme controller deleted (QPs drained and destroyed)" disconnect
 ktap_finish

@@ -35,7 +35,9 @@
 # DEV_A, IP_B on DEV_B). NS_A/NS_B are empty for topo_host. CM_A/CM_B: the
 # addresses rdma_cm tools use, when not IP_A/IP_B (topo_fabric).
 #
-# TOPO_ID (default: the shell's pid) makes the names unique.
+# TOPO_ID (default: the shell's pid) makes the names unique. TOPO_WAIT (20 s
+# times MRC_TIMEOUT_SCALE): how long the ports may take to come up, a hang
+# guard. MRC_QUICK has no effect here: a topology is the same in both modes.
 
 # shellcheck disable=SC2034 # the variables are for the sourcing script
 TOPO_ID=${TOPO_ID:-$$}
@@ -92,13 +94,16 @@ _gid_of() {
 }
 
 # gid_index DEV IP: print the index of the RoCE v2 GID of IP on DEV port 1
+# (read, not cat: a fork per table entry costs seconds on the KASAN kernel)
 gid_index() {
-	local d=/sys/class/infiniband/$1/ports/1 want g i
+	local d=/sys/class/infiniband/$1/ports/1 want g i v t
 	want=$(_gid_of "$2")
 	for g in "$d"/gids/*; do
 		i=${g##*/}
-		[ "$(cat "$g" 2>/dev/null)" = "$want" ] || continue
-		[ "$(cat "$d/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
+		read -r v 2>/dev/null <"$g" || continue
+		[ "$v" = "$want" ] || continue
+		read -r t 2>/dev/null <"$d/gid_attrs/types/$i" || continue
+		[ "$t" = "RoCE v2" ] || continue
 		echo "$i"
 		return 0
 	done
@@ -108,14 +113,17 @@ gid_index() {
 # _topo_wait_ready [ADDR_A ADDR_B]: both ports ACTIVE with RoCE v2 GIDs for
 # the addresses (default: the IPv4 ones)
 _topo_wait_ready() {
-	local end=$((SECONDS + ${TOPO_WAIT:-20})) ga=${1:-$IP_A} gb=${2:-$IP_B}
+	local ga=${1:-$IP_A} gb=${2:-$IP_B} end
+	# (tests/bench sources this file without lib.sh)
+	end=$(awk -v s="${MRC_TIMEOUT_SCALE:-1}" -v n="$SECONDS" -v w="${TOPO_WAIT:-}" \
+		'BEGIN { print n + (w != "" ? w : int(20 * s + 0.999)) }')
 	while :; do
 		# shellcheck disable=SC2034
 		GID_A=$(gid_index "$DEV_A" "$ga") && GID_B=$(gid_index "$DEV_B" "$gb") &&
 			on_a rdma link show "$DEV_A/1" 2>/dev/null | grep -q 'state ACTIVE' &&
 			on_b rdma link show "$DEV_B/1" 2>/dev/null | grep -q 'state ACTIVE' &&
 			return 0
-		if [ $SECONDS -ge $end ]; then
+		if [ $SECONDS -ge "$end" ]; then
 			_topo_log "$DEV_A/$DEV_B: port not ACTIVE or no RoCE v2 GID for $ga/$gb"
 			return 1
 		fi
