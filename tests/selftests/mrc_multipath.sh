@@ -133,22 +133,28 @@ rc_qpns() {
 		jq -r ".[] | select(.ifname == \"$DEV_A\" and .type == \"RC\") | .lqpn"
 }
 old=$(rc_qpns | tr '\n' ' ')
-timeout "$TMO" ip netns exec "$NS_B" ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -D 8 -p "$PORT" \
+timeout "$TMO" ip netns exec "$NS_B" ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -D 60 -p "$PORT" \
 	>"$LOGS/ecn.srv" 2>&1 &
 spid=$!
 wait_listen "$NS_B" tcp "$PORT" "$spid"
-timeout "$TMO" ip netns exec "$NS_A" ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -D 8 -p "$PORT" \
+timeout "$TMO" ip netns exec "$NS_A" ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -D 60 -p "$PORT" \
 	"$IP_B" >"$LOGS/ecn.cli" 2>&1 &
 cpid=$!
-qpn=''
-for _ in $(seq 50); do
-	qpn=$(rc_qpns | awk -v old=" $old " 'index(old, " " $1 " ") == 0' | head -1)
-	[ -n "$qpn" ] && break
-	sleep 0.2
-done
-sleep 3
+new_qpn() { rc_qpns | awk -v old=" $old " 'index(old, " " $1 " ") == 0' | head -1; }
+# perftest takes seconds to connect and start on a slow kernel: wait for
+# the QP, then for a packet on every EV in its rotation (hang guards only)
+has_new_qpn() { [ -n "$(new_qpn)" ]; }
+wait_for "$(tmo 30)" has_new_qpn
+qpn=$(new_qpn)
+evs_used() {
+	A -j ev show dev "$DEV_A" qpn "$qpn" |
+		jq -e '[.[] | select(.slot)] | length > 0 and all(.[]; .tx_packets > 0)' >/dev/null
+}
+[ -z "$qpn" ] || wait_for "$(tmo 30)" evs_used
 A -j ev show dev "$DEV_A" qpn "${qpn:-0}" >"$LOGS/evs" 2>&1
 kill -0 "$cpid" 2>/dev/null && alive=yes || alive=no
+# the snapshot is all this case needs of the run
+kill "$cpid" "$spid" 2>/dev/null
 wait "$cpid"; crc=$?
 wait "$spid"; src=$?
 tc -n "$mark" qdisc del dev u0 root
