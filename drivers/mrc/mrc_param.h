@@ -13,7 +13,12 @@
 enum mrc_limits {
 	MRC_MAX_UCONTEXT	= 512,
 	MRC_MAX_PD		= 0x7ffc,
-	MRC_PORT_GID_TBL_LEN	= 1024,
+	/*
+	 * One GID per IP address of the plane-0 netdev: 256 as on most RoCE
+	 * NICs. ib_core gives each entry sysfs files in every namespace's
+	 * compat device, so a larger table slows each link add and del.
+	 */
+	MRC_PORT_GID_TBL_LEN	= 256,
 	MRC_PORT_PKEY_TBL_LEN	= 1,
 	MRC_MAX_QP		= 0x10000,
 	MRC_MAX_QP_WR		= 0x4000,
