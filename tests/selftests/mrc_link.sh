@@ -60,10 +60,10 @@ CHURN=$(by_mode 15 2)	# the dummy netdev case every 5th cycle and the last
 
 # -- create
 check "module loads" modprobe mrc
-check "rdma link add mrca in ns a" ip netns exec "$a" rdma link add mrca type mrc netdev va
-check "rdma link add mrcb in ns b" ip netns exec "$b" rdma link add mrcb type mrc netdev vb
+check "rdma link add mrca in ns a" netns "$a" rdma link add mrca type mrc netdev va
+check "rdma link add mrcb in ns b" netns "$b" rdma link add mrcb type mrc netdev vb
 check "rdma link show: mrca on va" \
-	bash -c "ip netns exec $a rdma -j link show mrca/1 | jq -e '.[0].netdev == \"va\"'"
+	bash -c "netns $a rdma -j link show mrca/1 | jq -e '.[0].netdev == \"va\"'"
 check "port ACTIVE on both ends" \
 	wait_for "$W" bash -c "[ \"\$(rdma -j link show mrca/1 | jq -r '.[0].state')\" = ACTIVE ] &&
 		[ \"\$(rdma -j link show mrcb/1 | jq -r '.[0].state')\" = ACTIVE ]"
@@ -95,19 +95,19 @@ check "peer up: port ACTIVE again" wait_for "$W" bash -c "[ \"\$(port_state mrca
 # (the devices and their bindings; port states may still settle after the flap)
 bindings() {
 	rdma_devs | sort | tr '\n' ' '
-	ip netns exec "$a" rdma -j link show | jq -c '[.[] | select(.netdev) | [.ifname, .netdev]]'
+	netns "$a" rdma -j link show | jq -c '[.[] | select(.netdev) | [.ifname, .netdev]]'
 }
 export -f bindings
 before=$(bindings)
 ip -n "$a" link add d0 type dummy
 ip -n "$a" link add link d0 name d0.7 type vlan id 7
-err=$(ip netns exec "$a" rdma link add mrca type mrc netdev d0 2>&1)
+err=$(netns "$a" rdma link add mrca type mrc netdev d0 2>&1)
 check "duplicate name: File exists" bash -c "[[ '$err' == *'File exists'* ]]"
-err=$(ip netns exec "$a" rdma link add mrcx type mrc netdev va 2>&1)
+err=$(netns "$a" rdma link add mrcx type mrc netdev va 2>&1)
 check "netdev already bound: File exists" bash -c "[[ '$err' == *'File exists'* ]]"
-err=$(ip netns exec "$a" rdma link add mrcx type mrc netdev nosuch0 2>&1)
+err=$(netns "$a" rdma link add mrcx type mrc netdev nosuch0 2>&1)
 check "unknown netdev: No such device" bash -c "[[ '$err' == *'No such device'* ]]"
-err=$(ip netns exec "$a" rdma link add mrcx type mrc netdev d0.7 2>&1)
+err=$(netns "$a" rdma link add mrcx type mrc netdev d0.7 2>&1)
 check "VLAN netdev: Invalid argument" bash -c "[[ '$err' == *'Invalid argument'* ]]"
 check "bad input changed nothing" \
 	bash -c "[[ '$before' == *mrca*mrcb*'[\"mrca\",\"va\"]'* ]] && [ \"\$(bindings)\" = '$before' ]"
@@ -120,8 +120,8 @@ check "each refusal explained in the kernel log" \
 check "rdma link del mrca" rdma link del mrca
 check "mrca gone from rdma and ibv_devices" \
 	bash -c "! has_rdma_dev mrca && ! ibv_devices | grep -qw mrca"
-check "va can be bound again after del" ip netns exec "$a" rdma link add mrca type mrc netdev va
-ip netns exec "$a" rdma link add mrcd type mrc netdev d0
+check "va can be bound again after del" netns "$a" rdma link add mrca type mrc netdev va
+netns "$a" rdma link add mrcd type mrc netdev d0
 ip -n "$a" link del d0
 check "netdev unregister removes its device" wait_for "$W" bash -c "! has_rdma_dev mrcd"
 ip netns del "$b"
@@ -131,10 +131,10 @@ check "namespace deletion removes the device on its netdev" \
 # -- module lifecycle
 ip -n "$a" link add vc type veth peer name vd
 ip -n "$a" link set vc up
-ip netns exec "$a" rdma link add mrcc type mrc netdev vc
+netns "$a" rdma link add mrcc type mrc netdev vc
 check "rmmod with a device present" rmmod mrc
 check "no mrc device left after rmmod" bash -c "! has_rdma_dev mrcc"
-check "rdma link add autoloads mrc" ip netns exec "$a" rdma link add mrcc type mrc netdev vc
+check "rdma link add autoloads mrc" netns "$a" rdma link add mrcc type mrc netdev vc
 
 # -- churn: add/del racing link flaps and netdev removal
 (
@@ -145,10 +145,10 @@ check "rdma link add autoloads mrc" ip netns exec "$a" rdma link add mrcc type m
 flapper=$!
 fail=0
 for i in $(seq "$CHURN"); do
-	ip netns exec "$a" rdma link add mrcz type mrc netdev vd 2>/dev/null || fail=$((fail + 1))
-	ip netns exec "$a" rdma link del mrcz 2>/dev/null || fail=$((fail + 1))
+	netns "$a" rdma link add mrcz type mrc netdev vd 2>/dev/null || fail=$((fail + 1))
+	netns "$a" rdma link del mrcz 2>/dev/null || fail=$((fail + 1))
 	{ [ $((i % 5)) = 0 ] || [ "$i" = "$CHURN" ]; } && ip -n "$a" link add "du$i" type dummy &&
-		ip netns exec "$a" rdma link add "mrcu$i" type mrc netdev "du$i" &&
+		netns "$a" rdma link add "mrcu$i" type mrc netdev "du$i" &&
 		ip -n "$a" link del "du$i"
 done
 wait $flapper

@@ -61,7 +61,7 @@ trap 'topo_cleanup
 
 # rstats: h1's device counters (rdma statistic) as one JSON object;
 # rstats_delta OLD NEW: those that moved, except the per-plane ones
-rstats() { ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -c '.[0]'; }
+rstats() { netns "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -c '.[0]'; }
 rstats_delta() {
 	# shellcheck disable=SC2016 # $o is jq's
 	jq -nrc --argjson o "$1" --argjson n "$2" '[$n | to_entries[] |
@@ -112,7 +112,7 @@ check "spray balance: every plane within $tol % of the mean" \
 	bash -c "awk '{ w = \$NF } END { exit !(w + 0 <= $tol) }' <<<'${bal% %}'"
 check "every configured path carried traffic" \
 	bash -c "join <(echo '$p0') <(echo '$p1') | awk '\$3 <= \$2 { bad++ } END { exit bad > 0 || NR != 8 }'"
-rstat=$(ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0] | "\(.p0_tx_bytes) \(.p3_tx_bytes)"')
+rstat=$(netns "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0] | "\(.p0_tx_bytes) \(.p3_tx_bytes)"')
 mstat=$(A -j plane show dev "$DEV_A" | jq -r '"\(.[0].tx_bytes) \(.[3].tx_bytes)"')
 check "per-plane counters: rdma statistic = mrcctl" test "$rstat" = "$mstat" ||
 	ktap_info "rdma statistic: $rstat; mrcctl: $mstat"
@@ -129,7 +129,7 @@ marked=$(A -j path show dev "$DEV_A" |
 PORT=$((PORT + 1))
 # rc_qpns: the RC QPs of h1's device (a QP of the last test may linger)
 rc_qpns() {
-	ip netns exec "$NS_A" rdma -j res show qp |
+	netns "$NS_A" rdma -j res show qp |
 		jq -r ".[] | select(.ifname == \"$DEV_A\" and .type == \"RC\") | .lqpn"
 }
 old=$(rc_qpns | tr '\n' ' ')
@@ -287,7 +287,7 @@ check "a netdev of another namespace cannot become a plane" \
 	bad "no such netdev" plane add dev "$DEV_A" netdev xp0
 # configuration changes from here on are multicast: mrcctl monitor records
 # them (plane added and removed, path set changed)
-ip netns exec "$NS_A" "$TOPO_MRCCTL" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>&1 &
+netns "$NS_A" "$TOPO_MRCCTL" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>&1 &
 mpid=$!
 sleep 1	# it joins in well under the time the first dozen plane adds take
 # 16 planes at most
@@ -303,9 +303,9 @@ check "dummy planes gone with their netdevs: planes 0-2 left" \
 # only in UDP source port and flow label (the fabric routes plane addresses)
 udp_paths() { # udp_paths NS DEV PEER-NODE PEER-HOST
 	local p
-	ip netns exec "$1" "$TOPO_MRCCTL" path del dev "$2" peer "$3" || return 1
+	netns "$1" "$TOPO_MRCCTL" path del dev "$2" peer "$3" || return 1
 	for p in 0 1 2; do
-		ip netns exec "$1" "$TOPO_MRCCTL" path add dev "$2" peer "$3" plane "$p" \
+		netns "$1" "$TOPO_MRCCTL" path add dev "$2" peer "$3" plane "$p" \
 			remote "$(fabric_plane_addr "$4" "$p")" || return 1
 	done
 }
@@ -321,10 +321,10 @@ check "udp mode: planes 0-2 all carried the traffic" \
 # the way a classic SRv6 End that moves the next segment into the outer DA
 srh_paths() { # srh_paths NS DEV PEER-NODE FROM TO: planes 0-2
 	local p segs
-	ip netns exec "$1" "$TOPO_MRCCTL" path del dev "$2" peer "$3" || return 1
+	netns "$1" "$TOPO_MRCCTL" path del dev "$2" peer "$3" || return 1
 	while read -r p segs; do
 		[ "$p" -le 2 ] || continue
-		ip netns exec "$1" "$TOPO_MRCCTL" path add dev "$2" peer "$3" plane "$p" \
+		netns "$1" "$TOPO_MRCCTL" path add dev "$2" peer "$3" plane "$p" \
 			srh "$segs" || return 1
 	done < <(fabric_srh_paths "$4" "$5")
 }

@@ -92,7 +92,7 @@ pp_tx() {
 # than a second to connect
 rp_up() {
 	# shellcheck disable=SC2016 # $d $q are jq's
-	ip netns exec "$NS_A" rdma -j res show qp | jq -e --arg d "$DEV_A" --argjson q "$1" \
+	netns "$NS_A" rdma -j res show qp | jq -e --arg d "$DEV_A" --argjson q "$1" \
 		'any(.[]; .ifname == $d and .type == "RC" and .lqpn != $q and .state == "RTS")'
 }
 # under_load TAG: the bg_bw (its QP: qpn) and rping -V 4 KiB x ITERS
@@ -154,7 +154,7 @@ t0=$SECONDS
 fabric_start
 
 # monitor everything from here on (it joins in well under a second)
-ip netns exec "$NS_A" "$TOPO_MRCCTL" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>"$LOGS/mon.err" &
+netns "$NS_A" "$TOPO_MRCCTL" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>"$LOGS/mon.err" &
 MON=$!
 # the tracepoint
 TR=/sys/kernel/tracing
@@ -266,9 +266,9 @@ check "monitor: ASSUMED_BAD -> GOOD (probe)" \
 		.state == "GOOD" and .cause == "probe")' "$LOGS/mon"
 bw_stop "the ib_write_bw across it all"
 check "counters: ev_assumed_bad, ev_recovered, ev_backups_used, probes sent and received" \
-	bash -c "ip netns exec $NS_A rdma -j statistic show link $DEV_A/1 | jq -e '.[0] |
+	bash -c "netns $NS_A rdma -j statistic show link $DEV_A/1 | jq -e '.[0] |
 		.ev_assumed_bad > 0 and .ev_recovered > 0 and .ev_backups_used > 0 and .probes_sent > 0' &&
-		ip netns exec $NS_B rdma -j statistic show link $DEV_B/1 | jq -e '.[0].probes_received > 0'"
+		netns $NS_B rdma -j statistic show link $DEV_B/1 | jq -e '.[0].probes_received > 0'"
 
 # paths_via T0 T1: h1's paths to h2 (a JSON array of ids) through T0, T1
 paths_via() {
@@ -321,20 +321,20 @@ fault "T1 $T1 dies" "$(paths_via t0-p1-0 $T1)" t1_down t1_up
 # (probed) must take its ACKs off that path, onto plane 1's other one
 # bpaths T1: h2's paths to h1 on plane 1 through T1 (a JSON array)
 bpaths() {
-	ip netns exec "$NS_B" "$TOPO_MRCCTL" -j path show dev "$DEV_B" |
+	netns "$NS_B" "$TOPO_MRCCTL" -j path show dev "$DEV_B" |
 		jq -c --arg p "fc00:0:$(fabric_usid t0-p1-1):$(fabric_usid "$1"):" --arg peer "$CM_A" \
 		'[.[] | select(.peer == $peer and (.usid | startswith($p))) | .path]'
 }
 # acks QPN PATHS: packets but probes that h2's QP QPN sent on PATHS
 acks() {
 	# shellcheck disable=SC2016 # $p $x are jq's
-	ip netns exec "$NS_B" "$TOPO_MRCCTL" -j ev show dev "$DEV_B" qpn "$1" |
+	netns "$NS_B" "$TOPO_MRCCTL" -j ev show dev "$DEV_B" qpn "$1" |
 		jq --argjson p "$2" '[.[] | select(.path as $x | $p | index($x)) | .tx_packets - .probes] | add'
 }
 rdead=$(bpaths t1-p1-0) rlive=$(bpaths t1-p1-1)
 bg_bw 100
 # shellcheck disable=SC2016 # $d $q are jq's
-bq=$(ip netns exec "$NS_B" rdma -j res show qp | jq -r --arg d "$DEV_B" --argjson q "${QPN:-0}" \
+bq=$(netns "$NS_B" rdma -j res show qp | jq -r --arg d "$DEV_B" --argjson q "${QPN:-0}" \
 	'.[] | select(.ifname == $d and .type == "RC" and .rqpn == $q) | .lqpn' | head -1)
 sleep 1
 rt=$(fabric_ns t1-p1-0)
@@ -354,7 +354,7 @@ bw_stop "the ib_write_bw across the dead reverse path"
 # SACK state with a reliability probe each; once the way back works, the
 # answers bring the state back: no QP error, no data error
 rto() {
-	ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" |
+	netns "$NS_A" rdma -j statistic show link "$DEV_A/1" |
 		jq -r '.[0] | "\(.timeouts) \(.rto_probes)"'
 }
 back() { # back add|del: h1's T0s drop all they send to h1, or stop
@@ -388,7 +388,7 @@ bw_stop "the ib_write_bw across the lost ACKs"
 # back up, h1 sends towards it again at once. EVs that lost packets before
 # h1 learned it come back by probes.
 pp=$(plane_paths 1)
-peer_ps() { ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0].peer_port_status'; }
+peer_ps() { netns "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0].peer_port_status'; }
 under_load rp.
 ps0=$(peer_ps)
 FAULT_T=$SECONDS

@@ -61,8 +61,8 @@ pingpong() {
 }
 
 mrc_up() {
-	ip netns exec "$ma" rdma link add mrcma type mrc netdev mva &&
-		ip netns exec "$mb" rdma link add mrcmb type mrc netdev mvb &&
+	netns "$ma" rdma link add mrcma type mrc netdev mva &&
+		netns "$mb" rdma link add mrcmb type mrc netdev mvb &&
 		wait_for "$W" gid_index mrcma 10.78.0.1 && wait_for "$W" gid_index mrcmb 10.78.0.2
 }
 
@@ -78,7 +78,7 @@ ok_or_log() { # RC FILE
 }
 
 gone() { # NS DEV: the device is not there any more
-	! ip netns exec "$1" rdma link show "$2/1" >/dev/null 2>&1
+	! netns "$1" rdma link show "$2/1" >/dev/null 2>&1
 }
 
 setup_ns ma mb
@@ -117,7 +117,7 @@ rxe_after_mrc() { rmmod mrc && pingpong "" "$DEV_B" "$IP_B" "" "$DEV_A" "$IP_A" 
 check "rxe carries traffic while mrc does" ok_or_log "$rxe_rc" "$LOG/rxe"
 check "mrc carries traffic while rxe does" ok_or_log "$mrc_rc" "$LOG/mrc"
 check "mrc counted its packets" \
-	test "$(ip netns exec "$mb" rdma -j statistic show link mrcmb/1 | jq -r '.[0].rx_packets')" -gt 0
+	test "$(netns "$mb" rdma -j statistic show link mrcmb/1 | jq -r '.[0].rx_packets')" -gt 0
 
 # rdma_rxe's exit unregisters every RDMA_DRIVER_RXE device, mrc's too
 check "rmmod rdma_rxe with rxe and mrc devices present" rmmod rdma_rxe

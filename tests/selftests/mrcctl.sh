@@ -23,10 +23,10 @@ ip link add va netns "$a" type veth peer name vb netns "$b"
 ip -n "$a" link set va up
 ip -n "$b" link set vb up
 modprobe mrc
-ip netns exec "$a" rdma link add mrca type mrc netdev va
-ip netns exec "$b" rdma link add mrcb type mrc netdev vb
-A() { ip netns exec "$a" "$MRCCTL" "$@"; }
-B() { ip netns exec "$b" "$MRCCTL" "$@"; }
+netns "$a" rdma link add mrca type mrc netdev va
+netns "$b" rdma link add mrcb type mrc netdev vb
+A() { netns "$a" "$MRCCTL" "$@"; }
+B() { netns "$b" "$MRCCTL" "$@"; }
 export -f A B
 export MRCCTL a b
 
@@ -56,7 +56,7 @@ check "usage error: exit 2 and a hint" \
 NDEV=$(by_mode 13 4)
 for i in $(seq $((NDEV - 1))); do
 	ip -n "$a" link add "d$i" type dummy
-	ip netns exec "$a" rdma link add "mrcd$i" type mrc netdev "d$i"
+	netns "$a" rdma link add "mrcd$i" type mrc netdev "d$i"
 done
 check "dump of $NDEV devices is complete and ordered" \
 	bash -c "[ \"\$(A -j dev show | jq 'length')\" = $NDEV ] &&

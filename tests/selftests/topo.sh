@@ -61,11 +61,14 @@ topo_modules() {
 	esac
 }
 
-on_a() {
-	if [ -n "$NS_A" ]; then ip netns exec "$NS_A" "$@"; else "$@"; fi
-}
-on_b() {
-	if [ -n "$NS_B" ]; then ip netns exec "$NS_B" "$@"; else "$@"; fi
+on_a() { _on_side "$NS_A" "$@"; }
+on_b() { _on_side "$NS_B" "$@"; }
+_on_side() { # NS CMD...: CMD in NS, here when NS is empty (netns in lib.sh)
+	local ns=$1
+	shift
+	if [ -z "$ns" ]; then "$@"
+	else case $1 in ip | tc | ss | rdma) netns "$ns" "$@" ;; *) ip netns exec "$ns" "$@" ;; esac
+	fi
 }
 
 # _gid_of IP: the GID string sysfs shows for IP

@@ -26,7 +26,7 @@
 #                             PATTERN (grep -iE)
 
 # (a hang guard: a request takes milliseconds, a second on the KASAN kernel)
-A() { timeout -k 5 60 ip netns exec "$NS_A" "$TOPO_MRCCTL" "$@"; }
+A() { timeout -k 5 60 nsenter --net="/run/netns/$NS_A" "$TOPO_MRCCTL" "$@"; }
 PORT=$((20000 + $$ % 20000))
 TAG=''
 
