@@ -25,9 +25,13 @@ ktap_header() { # ktap_header PLAN
 	echo "KTAP version 1"
 	echo "1..$1"
 }
-ktap_pass() { _ktap_n=$((_ktap_n + 1)); _ktap_pass=$((_ktap_pass + 1)); echo "ok $_ktap_n $*"; }
-ktap_fail() { _ktap_n=$((_ktap_n + 1)); _ktap_fail=$((_ktap_fail + 1)); echo "not ok $_ktap_n $*"; }
-ktap_skip() { _ktap_n=$((_ktap_n + 1)); _ktap_skip=$((_ktap_skip + 1)); echo "ok $_ktap_n $* # SKIP"; }
+# each result is followed by the seconds since the one before (a
+# diagnostic for finding where a suite spends its time; never judged)
+_ktap_t=$SECONDS
+_ktap_time() { echo "# ^ $((SECONDS - _ktap_t))s"; _ktap_t=$SECONDS; }
+ktap_pass() { _ktap_n=$((_ktap_n + 1)); _ktap_pass=$((_ktap_pass + 1)); echo "ok $_ktap_n $*"; _ktap_time; }
+ktap_fail() { _ktap_n=$((_ktap_n + 1)); _ktap_fail=$((_ktap_fail + 1)); echo "not ok $_ktap_n $*"; _ktap_time; }
+ktap_skip() { _ktap_n=$((_ktap_n + 1)); _ktap_skip=$((_ktap_skip + 1)); echo "ok $_ktap_n $* # SKIP"; _ktap_time; }
 ktap_info() { echo "# $*"; }
 ktap_finish() {
 	echo "# Totals: pass:$_ktap_pass fail:$_ktap_fail skip:$_ktap_skip"
