@@ -51,10 +51,7 @@ _topo_log() { echo "# topo: $*" >&2; }
 
 # topo_modules TYPE: the modules the tests need (no udev in the test VM)
 topo_modules() {
-	local m
-	for m in ib_uverbs rdma_ucm veth sch_netem; do
-		modprobe -q "$m" 2>/dev/null || true
-	done
+	modprobe -q -a ib_uverbs rdma_ucm veth sch_netem 2>/dev/null || true
 	case $1 in
 	rxe) modprobe -q rdma_rxe ;;
 	*) modprobe -q "$1" ;;
@@ -134,6 +131,12 @@ _topo_wait_ready() {
 	done
 }
 
+# _topo_ns_side NS VETH IP IP6: lo and the veth end up, with both addresses
+_topo_ns_side() {
+	printf '%s\n' "link set lo up" "addr add $3/24 dev $2" "addr add $4/64 dev $2 nodad" \
+		"link set $2 up" | ip -n "$1" -batch -
+}
+
 # topo_ns TYPE
 topo_ns() {
 	local type=$1
@@ -142,16 +145,13 @@ topo_ns() {
 	topo_modules "$type" || { _topo_log "no module for $type"; return 1; }
 	NS_A=mrcv-$TOPO_ID-a NS_B=mrcv-$TOPO_ID-b VETH_A=va VETH_B=vb
 	DEV_A=${type}${TOPO_ID}a DEV_B=${type}${TOPO_ID}b
-	ip netns add "$NS_A" && ip netns add "$NS_B" || return 1
-	ip -n "$NS_A" link set lo up
-	ip -n "$NS_B" link set lo up
-	ip link add "$VETH_A" netns "$NS_A" type veth peer name "$VETH_B" netns "$NS_B" || return 1
-	ip -n "$NS_A" addr add "$IP_A/24" dev "$VETH_A"
-	ip -n "$NS_A" addr add "$IP6_A/64" dev "$VETH_A" nodad
-	ip -n "$NS_B" addr add "$IP_B/24" dev "$VETH_B"
-	ip -n "$NS_B" addr add "$IP6_B/64" dev "$VETH_B" nodad
-	ip -n "$NS_A" link set "$VETH_A" up
-	ip -n "$NS_B" link set "$VETH_B" up
+	# one ip process per step: an exec costs a good part of a second on
+	# the KASAN kernel
+	printf '%s\n' "netns add $NS_A" "netns add $NS_B" \
+		"link add $VETH_A netns $NS_A type veth peer name $VETH_B netns $NS_B" |
+		ip -batch - || return 1
+	_topo_ns_side "$NS_A" "$VETH_A" "$IP_A" "$IP6_A" || return 1
+	_topo_ns_side "$NS_B" "$VETH_B" "$IP_B" "$IP6_B" || return 1
 	# the netdev name is resolved in the caller's namespace
 	on_a rdma link add "$DEV_A" type "$type" netdev "$VETH_A" || return 1
 	on_b rdma link add "$DEV_B" type "$type" netdev "$VETH_B" || return 1
@@ -160,42 +160,42 @@ topo_ns() {
 
 # topo_host TYPE
 topo_host() {
-	local type=$1 k fam
+	local type=$1 k mac_a mac_b
 	# shellcheck disable=SC2034
 	TOPO_KIND=host TOPO_TYPE=$type
 	topo_modules "$type" || { _topo_log "no module for $type"; return 1; }
 	NS_A='' NS_B='' VETH_A=va$TOPO_ID VETH_B=vb$TOPO_ID
 	DEV_A=${type}${TOPO_ID}a DEV_B=${type}${TOPO_ID}b
 	ip link add "$VETH_A" type veth peer name "$VETH_B" || return 1
-	ip addr add "$IP_A/24" dev "$VETH_A"
-	ip addr add "$IP_B/24" dev "$VETH_B"
-	ip addr add "$IP6_A/64" dev "$VETH_A" nodad
-	ip addr add "$IP6_B/64" dev "$VETH_B" nodad
-	ip link set "$VETH_A" up
-	ip link set "$VETH_B" up
+	read -r mac_a <"/sys/class/net/$VETH_A/address"
+	read -r mac_b <"/sys/class/net/$VETH_B/address"
 	# accept packets from our own addresses arriving on the wire
 	for k in all default "$VETH_A" "$VETH_B"; do
-		sysctl -qw "net.ipv4.conf.$k.accept_local=1" "net.ipv4.conf.$k.rp_filter=0"
+		echo 1 >"/proc/sys/net/ipv4/conf/$k/accept_local" &&
+			echo 0 >"/proc/sys/net/ipv4/conf/$k/rp_filter" || return 1
 	done
 	# per-oif tables before the local table: a flow bound to va leaves by
-	# va (rxe and mrc route with flowi4_oif = their netdev)
-	for fam in -4 -6; do
-		ip "$fam" rule add pref 100 lookup local
-		ip "$fam" rule del pref 0 lookup local 2>/dev/null
-	done
+	# va (rxe and mrc route with flowi4_oif = their netdev). One ip process
+	# per family (an exec costs a good part of a second on the KASAN
+	# kernel); an error is logged, and the ports' GIDs are checked below
 	_topo_rules=1
-	ip rule add pref 10 oif "$VETH_A" lookup 101
-	ip rule add pref 11 oif "$VETH_B" lookup 102
-	ip route add 10.77.0.0/24 dev "$VETH_A" src "$IP_A" table 101
-	ip route add 10.77.0.0/24 dev "$VETH_B" src "$IP_B" table 102
-	ip -6 rule add pref 10 oif "$VETH_A" lookup 101
-	ip -6 rule add pref 11 oif "$VETH_B" lookup 102
-	ip -6 route add fd77::/64 dev "$VETH_A" src "$IP6_A" table 101
-	ip -6 route add fd77::/64 dev "$VETH_B" src "$IP6_B" table 102
-	ip neigh replace "$IP_B" lladdr "$(cat "/sys/class/net/$VETH_B/address")" dev "$VETH_A" nud permanent
-	ip neigh replace "$IP_A" lladdr "$(cat "/sys/class/net/$VETH_A/address")" dev "$VETH_B" nud permanent
-	ip -6 neigh replace "$IP6_B" lladdr "$(cat "/sys/class/net/$VETH_B/address")" dev "$VETH_A" nud permanent
-	ip -6 neigh replace "$IP6_A" lladdr "$(cat "/sys/class/net/$VETH_A/address")" dev "$VETH_B" nud permanent
+	printf '%s\n' "addr add $IP_A/24 dev $VETH_A" "addr add $IP_B/24 dev $VETH_B" \
+		"link set $VETH_A up" "link set $VETH_B up" \
+		"rule add pref 100 lookup local" "rule del pref 0 lookup local" \
+		"rule add pref 10 oif $VETH_A lookup 101" "rule add pref 11 oif $VETH_B lookup 102" \
+		"route add 10.77.0.0/24 dev $VETH_A src $IP_A table 101" \
+		"route add 10.77.0.0/24 dev $VETH_B src $IP_B table 102" \
+		"neigh replace $IP_B lladdr $mac_b dev $VETH_A nud permanent" \
+		"neigh replace $IP_A lladdr $mac_a dev $VETH_B nud permanent" |
+		ip -4 -force -batch -
+	printf '%s\n' "addr add $IP6_A/64 dev $VETH_A nodad" "addr add $IP6_B/64 dev $VETH_B nodad" \
+		"rule add pref 100 lookup local" "rule del pref 0 lookup local" \
+		"rule add pref 10 oif $VETH_A lookup 101" "rule add pref 11 oif $VETH_B lookup 102" \
+		"route add fd77::/64 dev $VETH_A src $IP6_A table 101" \
+		"route add fd77::/64 dev $VETH_B src $IP6_B table 102" \
+		"neigh replace $IP6_B lladdr $mac_b dev $VETH_A nud permanent" \
+		"neigh replace $IP6_A lladdr $mac_a dev $VETH_B nud permanent" |
+		ip -6 -force -batch -
 	rdma link add "$DEV_A" type "$type" netdev "$VETH_A" || return 1
 	rdma link add "$DEV_B" type "$type" netdev "$VETH_B" || return 1
 	_topo_wait_ready
@@ -271,13 +271,13 @@ topo_cleanup() {
 	if [ "$TOPO_KIND" = host ]; then
 		ip link del "$VETH_A" 2>/dev/null
 		if [ "$_topo_rules" = 1 ]; then
+			# the local table back at pref 0 before it leaves pref 100
+			# (an add of a rule that is there fails harmlessly)
 			for fam in -4 -6; do
-				ip "$fam" rule del pref 10 2>/dev/null
-				ip "$fam" rule del pref 11 2>/dev/null
-				ip "$fam" route flush table 101 2>/dev/null
-				ip "$fam" route flush table 102 2>/dev/null
-				ip "$fam" rule show pref 0 | grep -q . || ip "$fam" rule add pref 0 lookup local
-				ip "$fam" rule del pref 100 lookup local 2>/dev/null
+				printf '%s\n' "rule del pref 10" "rule del pref 11" \
+					"route flush table 101" "route flush table 102" \
+					"rule add pref 0 lookup local" "rule del pref 100 lookup local" |
+					ip "$fam" -force -batch - 2>/dev/null
 			done
 			_topo_rules=0
 		fi
