@@ -381,6 +381,7 @@ struct mrc_resp {
 	u32 ce_ev;			/* EV of an ECN-marked request ... */
 	bool ce_pending;		/* ... not reported yet */
 	u16 ps_sent;			/* port status the last SACK carried */
+	u8 ps_left;			/* SACKs it still rides (MRC_PS_SACKS) */
 };
 
 struct mrc_qp {

@@ -44,10 +44,10 @@ enum mrc_identity {
 	MRC_HW_REV		= 1,
 };
 
-/* the driver's version, also reported as firmware version */
 /* EVs a new RC QP gets unless the device profile says otherwise */
 #define MRC_DEFAULT_EVS		128
 
+/* the driver's version, also reported as firmware version */
 #define MRC_VERSION_MAJOR	0
 #define MRC_VERSION_MINOR	1
 #define MRC_VERSION_PATCH	0

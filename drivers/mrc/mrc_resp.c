@@ -30,6 +30,12 @@
 #include "mrc.h"
 
 #define MRC_ACK_EVERY	16
+/*
+ * A changed port status rides this many SACKs: plain ACKs cannot carry it,
+ * and one SACK may be lost, or leave on a plane that has just come up and
+ * has no route yet; the reverse EVs take the planes in turn.
+ */
+#define MRC_PS_SACKS	8
 
 static inline struct rxe_recv_wqe *rcopy(struct mrc_qp *qp, u32 slot)
 {
@@ -63,7 +69,8 @@ void mrc_resp_reset(struct mrc_qp *qp)
 	rs->ares_next = 0;
 	rs->unacked = 0;
 	rs->ce_pending = false;
-	rs->ps_sent = 0;	/* none yet: the first ACK is a SACK */
+	rs->ps_sent = 0;	/* none yet: the first ACKs are SACKs */
+	rs->ps_left = 0;
 	rs->completed = 0;
 	memset(rs->ares, 0, sizeof(rs->ares));
 }
@@ -203,7 +210,12 @@ static void send_sack(struct mrc_qp *qp, u32 psn, u32 ev, u8 mode,
 	s.probe_resp = probe;
 	s.ooo_count = min_t(u32, rs->win.ooo, 0x7fff);
 	s.port_status = READ_ONCE(qp->mdev->planes_up);
-	rs->ps_sent = s.port_status;
+	if (s.port_status != rs->ps_sent) {
+		rs->ps_sent = s.port_status;
+		rs->ps_left = MRC_PS_SACKS;
+	}
+	if (rs->ps_left)
+		rs->ps_left--;
 	mrc_seth_write(mrc_pkt_hdr(&pkt, MRC_H_SETH), &s);
 	mrc_count(qp->mdev, MRC_CNT_SACK_TX, 1);
 	__skb_queue_tail(txq, skb);
@@ -211,10 +223,11 @@ static void send_sack(struct mrc_qp *qp, u32 psn, u32 ev, u8 mode,
 
 /*
  * The state of the window: ACK if it has no hole, else SACK around @psn.
- * Also a SACK when the planes up here changed since the last one said:
- * the port status travels in SACKs only, and a peer that learned a plane
- * of ours went down must hear at once that it is back, also when nothing
- * is missing (with nothing lost, only plain ACKs would follow).
+ * Also a SACK when the planes up here changed since the last one said,
+ * and for the next MRC_PS_SACKS - 1 after it: the port status travels in
+ * SACKs only, and a peer that learned a plane of ours went down must hear
+ * that it is back, also when nothing is missing (with nothing lost, only
+ * plain ACKs would follow).
  */
 static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 {
@@ -225,7 +238,7 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 	if (rs->ce_pending) {
 		rs->ce_pending = false;
 		send_sack(qp, psn, rs->ce_ev, MRC_SACK_M_SKIP_ONCE, false, txq);
-	} else if (rs->win.ooo ||
+	} else if (rs->win.ooo || rs->ps_left ||
 		   READ_ONCE(qp->mdev->planes_up) != rs->ps_sent) {
 		/* feedback for the path it came on */
 		send_sack(qp, psn, rs->last_ev, MRC_SACK_M_NONE, false, txq);
