@@ -570,16 +570,18 @@ void mrc_qp_ev_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig);
 u16 mrc_qp_sport(u32 qpn);
 int mrc_av_from_attr(struct mrc_av *av, const struct rdma_ah_attr *attr);
 
-/* mrc_req.c: requester and completer */
+/* mrc_req.c: requester */
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq);
 void mrc_req_rev_probe(struct mrc_qp *qp, struct sk_buff_head *txq);
-void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
-		  struct sk_buff_head *txq);
 void mrc_req_timer(struct timer_list *t);
-void mrc_req_flush(struct mrc_qp *qp);
 int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_cleanup(struct mrc_qp *qp);
 void mrc_req_reset(struct mrc_qp *qp);
+
+/* mrc_comp.c: completer */
+void mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb,
+		   struct sk_buff_head *txq);
+void mrc_comp_flush(struct mrc_qp *qp);
 
 /* mrc_resp.c: responder */
 void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,

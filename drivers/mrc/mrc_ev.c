@@ -2,7 +2,7 @@
 /*
  * EV sets: building them, the rotation, and the EV state machine with its
  * backups and floor (mrc_ev.h). Pure logic under the QP's lock, so KUnit
- * can drive it; the requester (mrc_req.c) feeds it losses, ECN marks and
+ * can drive it; the completer (mrc_comp.c) feeds it losses, ECN marks and
  * probe answers, netlink the operator's deny/allow.
  */
 #include <kunit/visibility.h>

@@ -250,7 +250,7 @@ void mrc_qp_error(struct mrc_qp *qp)
 	bool was = qp->state == IB_QPS_ERR;
 
 	qp->state = IB_QPS_ERR;
-	mrc_req_flush(qp);
+	mrc_comp_flush(qp);
 	mrc_resp_flush(qp);
 	mrc_qp_flush_rq(qp);
 	if (!was && qp->srq && qp->ibqp.event_handler) {
