@@ -494,6 +494,8 @@ void mrc_queue_free(struct mrc_queue *q);
 u32 mrc_queue_count(const struct mrc_queue *q);
 u32 mrc_queue_free_slots(const struct mrc_queue *q);
 void mrc_queue_consume(struct mrc_queue *q);
+int mrc_queue_post_recv(struct mrc_queue *q, u32 max_sge,
+			const struct ib_recv_wr *wr);
 int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void mrc_mmap_free(struct rdma_user_mmap_entry *entry);
 
@@ -540,20 +542,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
-int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
-		   struct ib_udata *udata);
-int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
-		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
-int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
-int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
-int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
-		      const struct ib_recv_wr **bad_wr);
-int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
-		  struct ib_udata *udata);
-int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
-int mrc_destroy_ah(struct ib_ah *ibah, u32 flags);
 void mrc_qp_error(struct mrc_qp *qp);
-void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem);
 void mrc_qp_kick(struct mrc_qp *qp);
 void mrc_qp_flush_rq(struct mrc_qp *qp);
 void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq);
@@ -568,6 +557,23 @@ int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what);
 void mrc_qp_stamp_ev(struct mrc_qp *qp, struct sk_buff *skb, u32 i);
 void mrc_qp_ev_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig);
 u16 mrc_qp_sport(u32 qpn);
+
+/* mrc_srq.c */
+int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata);
+int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr);
+void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem);
+
+/* mrc_ah.c */
+int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		  struct ib_udata *udata);
+int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
+int mrc_destroy_ah(struct ib_ah *ibah, u32 flags);
 int mrc_av_from_attr(struct mrc_av *av, const struct rdma_ah_attr *attr);
 
 /* mrc_req.c: requester */

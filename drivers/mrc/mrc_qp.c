@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queue pairs, shared receive queues and address handles: creation, the
- * QP state machine (modify/query), posting work requests from kernel ULPs,
- * the user doorbell, and moving a QP to the error state.
+ * Queue pairs: creation, the state machine (modify/query), posting work
+ * requests from kernel ULPs, the user doorbell, and moving a QP to the
+ * error state.
  *
  * Lifetime: a QP is published in mdev->qp_xa once built; packet handlers
  * find it under RCU and take qp->lock. Destroy marks it dying, unpublishes
@@ -10,8 +10,6 @@
  */
 #include <linux/jhash.h>
 #include <linux/random.h>
-#include <net/ipv6.h>
-#include <rdma/ib_cache.h>
 
 #include "mrc.h"
 #include "mrc_trace.h"
@@ -20,30 +18,6 @@ u16 mrc_qp_sport(u32 qpn)
 {
 	/* RoCEv2 style: the dynamic port range, spread by QP */
 	return 0xc000 | (jhash_1word(qpn, 0x6d7263) & 0x3fff);
-}
-
-int mrc_av_from_attr(struct mrc_av *av, const struct rdma_ah_attr *attr)
-{
-	const struct ib_global_route *grh;
-	const struct ib_gid_attr *sgid;
-
-	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
-		return -EINVAL;
-	grh = rdma_ah_read_grh(attr);
-	sgid = grh->sgid_attr;
-	if (!sgid)
-		return -EINVAL;
-	if (sgid->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
-		return -EOPNOTSUPP;
-	memcpy(&av->daddr, grh->dgid.raw, sizeof(av->daddr));
-	memcpy(&av->saddr, sgid->gid.raw, sizeof(av->saddr));
-	av->family = ipv6_addr_v4mapped(&av->daddr) ? AF_INET : AF_INET6;
-	if (av->family != (ipv6_addr_v4mapped(&av->saddr) ? AF_INET : AF_INET6))
-		return -EINVAL;
-	av->tclass = grh->traffic_class;
-	av->hop_limit = grh->hop_limit ?: 64;
-	av->flow_label = grh->flow_label;
-	return 0;
 }
 
 /* ---- QP creation ------------------------------------------------------ */
@@ -775,36 +749,6 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	return err;
 }
 
-static int post_one_recv(struct mrc_queue *q, u32 max_sge,
-			 const struct ib_recv_wr *wr)
-{
-	u32 prod = q->buf->producer_index & q->mask;
-	struct rxe_recv_wqe *w;
-	u32 i, len = 0;
-
-	if (wr->num_sge > max_sge)
-		return -EINVAL;
-	if (((prod + 1) & q->mask) ==
-	    /* acquire: pairs with the consumer's release of the slot */
-	    (smp_load_acquire(&q->buf->consumer_index) & q->mask))
-		return -ENOMEM;
-	w = mrc_queue_slot(q, prod);
-	memset(w, 0, sizeof(*w));
-	w->wr_id = wr->wr_id;
-	for (i = 0; i < wr->num_sge; i++) {
-		w->dma.sge[i].addr = wr->sg_list[i].addr;
-		w->dma.sge[i].length = wr->sg_list[i].length;
-		w->dma.sge[i].lkey = wr->sg_list[i].lkey;
-		len += wr->sg_list[i].length;
-	}
-	w->dma.length = len;
-	w->dma.resid = len;
-	w->dma.num_sge = wr->num_sge;
-	/* release: the entry is written before its index moves */
-	smp_store_release(&q->buf->producer_index, (prod + 1) & q->mask);
-	return 0;
-}
-
 int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr)
 {
@@ -822,7 +766,7 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	}
 	spin_lock_irqsave(&qp->rq_post_lock, flags);
 	for (; wr; wr = wr->next) {
-		err = post_one_recv(&qp->rq, qp->max_recv_sge, wr);
+		err = mrc_queue_post_recv(&qp->rq, qp->max_recv_sge, wr);
 		if (err) {
 			*bad_wr = wr;
 			break;
@@ -839,203 +783,4 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		}
 	}
 	return err;
-}
-
-/* ---- SRQ -------------------------------------------------------------- */
-
-int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
-		   struct ib_udata *udata)
-{
-	struct mrc_dev *mdev = to_mdev(ibsrq->device);
-	struct mrc_srq *srq = to_msrq(ibsrq);
-	struct rxe_create_srq_resp resp = {};
-	struct ib_srq_attr *a = &init->attr;
-	u32 elem, num;
-	int err;
-
-	if (init->srq_type != IB_SRQT_BASIC)
-		return -EOPNOTSUPP;
-	if (!a->max_wr || a->max_wr > MRC_MAX_SRQ_WR || a->max_sge > MRC_MAX_SGE)
-		return -EINVAL;
-	if (udata && udata->outlen < sizeof(resp))
-		return -EINVAL;
-	spin_lock_init(&srq->lock);
-	spin_lock_init(&srq->post_lock);
-	srq->is_user = !!udata;
-	a->max_sge = max(a->max_sge, 1U);
-	elem = roundup_pow_of_two(sizeof(struct rxe_recv_wqe) +
-				  a->max_sge * sizeof(struct rxe_sge));
-	srq->max_sge = min_t(u32, (elem - sizeof(struct rxe_recv_wqe)) /
-			     sizeof(struct rxe_sge), MRC_MAX_SGE);
-	err = mrc_queue_init(mdev, &srq->q, udata, a->max_wr, elem, &resp.mi);
-	if (err)
-		return err;
-	a->max_wr = srq->q.mask;
-	a->max_sge = srq->max_sge;
-	srq->limit = a->srq_limit;
-	err = xa_alloc_cyclic_bh(&mdev->srq_xa, &num, srq, XA_LIMIT(1, MRC_MAX_SRQ),
-				 &mdev->srq_next, GFP_KERNEL);
-	if (err < 0)
-		goto err_q;
-	srq->srq_num = num;
-	resp.srq_num = num;
-	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err)
-			goto err_num;
-	}
-	return 0;
-
-err_num:
-	xa_erase_bh(&mdev->srq_xa, srq->srq_num);
-err_q:
-	mrc_queue_free(&srq->q);
-	return err;
-}
-
-int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
-		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
-{
-	struct mrc_srq *srq = to_msrq(ibsrq);
-
-	if (mask & IB_SRQ_MAX_WR)
-		return -EOPNOTSUPP;	/* resizing an SRQ: README */
-	if (mask & IB_SRQ_LIMIT) {
-		if (attr->srq_limit > srq->q.mask)
-			return -EINVAL;
-		spin_lock_bh(&srq->lock);
-		srq->limit = attr->srq_limit;
-		spin_unlock_bh(&srq->lock);
-	}
-	return 0;
-}
-
-int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
-{
-	struct mrc_srq *srq = to_msrq(ibsrq);
-
-	attr->max_wr = srq->q.mask;
-	attr->max_sge = srq->max_sge;
-	attr->srq_limit = srq->limit;
-	return 0;
-}
-
-int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
-{
-	struct mrc_srq *srq = to_msrq(ibsrq);
-
-	xa_erase_bh(&to_mdev(ibsrq->device)->srq_xa, srq->srq_num);
-	mrc_queue_free(&srq->q);
-	return 0;
-}
-
-int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
-		      const struct ib_recv_wr **bad_wr)
-{
-	struct mrc_srq *srq = to_msrq(ibsrq);
-	unsigned long flags;
-	int err = 0;
-
-	if (srq->is_user) {
-		*bad_wr = wr;
-		return -EINVAL;
-	}
-	spin_lock_irqsave(&srq->post_lock, flags);
-	for (; wr; wr = wr->next) {
-		err = post_one_recv(&srq->q, srq->max_sge, wr);
-		if (err) {
-			*bad_wr = wr;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&srq->post_lock, flags);
-	return err;
-}
-
-/*
- * Take the next receive WQE of @srq into @copy (@elem bytes). Returns
- * @copy, or NULL when the SRQ is empty. Raises the limit event once.
- */
-void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem)
-{
-	bool limit = false;
-	u32 n;
-
-	spin_lock(&srq->lock);
-	n = mrc_queue_count(&srq->q);
-	if (!n) {
-		spin_unlock(&srq->lock);
-		return NULL;
-	}
-	memcpy(copy, mrc_queue_slot(&srq->q, srq->q.idx),
-	       min_t(u32, elem, 1U << srq->q.log2_elem));
-	mrc_queue_consume(&srq->q);
-	if (srq->limit && n - 1 < srq->limit) {
-		srq->limit = 0;
-		limit = true;
-	}
-	spin_unlock(&srq->lock);
-	if (limit && srq->ibsrq.event_handler) {
-		struct ib_event ev = {
-			.device = srq->ibsrq.device,
-			.element.srq = &srq->ibsrq,
-			.event = IB_EVENT_SRQ_LIMIT_REACHED,
-		};
-
-		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
-	}
-	return copy;
-}
-
-/* ---- AH --------------------------------------------------------------- */
-
-int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
-		  struct ib_udata *udata)
-{
-	struct mrc_dev *mdev = to_mdev(ibah->device);
-	struct mrc_ah *ah = to_mah(ibah);
-	struct rxe_create_ah_resp resp = {};
-	unsigned long flags;
-	int err;
-
-	err = mrc_av_from_attr(&ah->av, init->ah_attr);
-	if (err)
-		return err;
-	ah->av.sport = mrc_qp_sport(get_random_u32());
-	ah->attr = *init->ah_attr;
-	/* the IB CM creates AHs under a spinlock with IRQs off */
-	xa_lock_irqsave(&mdev->ah_xa, flags);
-	err = __xa_alloc_cyclic(&mdev->ah_xa, &ah->ah_num, ah,
-				XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next,
-				GFP_ATOMIC);
-	xa_unlock_irqrestore(&mdev->ah_xa, flags);
-	if (err < 0)
-		return err;
-	if (udata && udata->outlen >= sizeof(resp)) {
-		resp.ah_num = ah->ah_num;
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err) {
-			mrc_destroy_ah(ibah, 0);
-			return err;
-		}
-	}
-	return 0;
-}
-
-int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
-{
-	*attr = to_mah(ibah)->attr;
-	attr->grh.sgid_attr = NULL;
-	return 0;
-}
-
-int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
-{
-	struct xarray *xa = &to_mdev(ibah->device)->ah_xa;
-	unsigned long irqf;
-
-	xa_lock_irqsave(xa, irqf);
-	__xa_erase(xa, to_mah(ibah)->ah_num);
-	xa_unlock_irqrestore(xa, irqf);
-	return 0;
 }

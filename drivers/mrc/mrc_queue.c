@@ -133,3 +133,42 @@ void mrc_mmap_free(struct rdma_user_mmap_entry *rdma)
 	vfree(e->buf);
 	kfree(e);
 }
+
+/**
+ * mrc_queue_post_recv() - put @wr in receive queue @q (a QP's RQ or an SRQ)
+ * @q: the ring
+ * @max_sge: the queue's SGE limit
+ * @wr: the work request
+ *
+ * Context: the caller serializes producers (rq_post_lock, the SRQ's lock).
+ * Return: 0, -EINVAL (too many SGEs) or -ENOMEM (the ring is full).
+ */
+int mrc_queue_post_recv(struct mrc_queue *q, u32 max_sge,
+			const struct ib_recv_wr *wr)
+{
+	u32 prod = q->buf->producer_index & q->mask;
+	struct rxe_recv_wqe *w;
+	u32 i, len = 0;
+
+	if (wr->num_sge > max_sge)
+		return -EINVAL;
+	if (((prod + 1) & q->mask) ==
+	    /* acquire: pairs with the consumer's release of the slot */
+	    (smp_load_acquire(&q->buf->consumer_index) & q->mask))
+		return -ENOMEM;
+	w = mrc_queue_slot(q, prod);
+	memset(w, 0, sizeof(*w));
+	w->wr_id = wr->wr_id;
+	for (i = 0; i < wr->num_sge; i++) {
+		w->dma.sge[i].addr = wr->sg_list[i].addr;
+		w->dma.sge[i].length = wr->sg_list[i].length;
+		w->dma.sge[i].lkey = wr->sg_list[i].lkey;
+		len += wr->sg_list[i].length;
+	}
+	w->dma.length = len;
+	w->dma.resid = len;
+	w->dma.num_sge = wr->num_sge;
+	/* release: the entry is written before its index moves */
+	smp_store_release(&q->buf->producer_index, (prod + 1) & q->mask);
+	return 0;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared receive queues: creation, limits, posting from kernel ULPs, and
+ * the responder's fetch of the next receive WQE.
+ */
+#include "mrc.h"
+
+int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibsrq->device);
+	struct mrc_srq *srq = to_msrq(ibsrq);
+	struct rxe_create_srq_resp resp = {};
+	struct ib_srq_attr *a = &init->attr;
+	u32 elem, num;
+	int err;
+
+	if (init->srq_type != IB_SRQT_BASIC)
+		return -EOPNOTSUPP;
+	if (!a->max_wr || a->max_wr > MRC_MAX_SRQ_WR || a->max_sge > MRC_MAX_SGE)
+		return -EINVAL;
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	spin_lock_init(&srq->lock);
+	spin_lock_init(&srq->post_lock);
+	srq->is_user = !!udata;
+	a->max_sge = max(a->max_sge, 1U);
+	elem = roundup_pow_of_two(sizeof(struct rxe_recv_wqe) +
+				  a->max_sge * sizeof(struct rxe_sge));
+	srq->max_sge = min_t(u32, (elem - sizeof(struct rxe_recv_wqe)) /
+			     sizeof(struct rxe_sge), MRC_MAX_SGE);
+	err = mrc_queue_init(mdev, &srq->q, udata, a->max_wr, elem, &resp.mi);
+	if (err)
+		return err;
+	a->max_wr = srq->q.mask;
+	a->max_sge = srq->max_sge;
+	srq->limit = a->srq_limit;
+	err = xa_alloc_cyclic_bh(&mdev->srq_xa, &num, srq, XA_LIMIT(1, MRC_MAX_SRQ),
+				 &mdev->srq_next, GFP_KERNEL);
+	if (err < 0)
+		goto err_q;
+	srq->srq_num = num;
+	resp.srq_num = num;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_num;
+	}
+	return 0;
+
+err_num:
+	xa_erase_bh(&mdev->srq_xa, srq->srq_num);
+err_q:
+	mrc_queue_free(&srq->q);
+	return err;
+}
+
+int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
+{
+	struct mrc_srq *srq = to_msrq(ibsrq);
+
+	if (mask & IB_SRQ_MAX_WR)
+		return -EOPNOTSUPP;	/* resizing an SRQ: README */
+	if (mask & IB_SRQ_LIMIT) {
+		if (attr->srq_limit > srq->q.mask)
+			return -EINVAL;
+		spin_lock_bh(&srq->lock);
+		srq->limit = attr->srq_limit;
+		spin_unlock_bh(&srq->lock);
+	}
+	return 0;
+}
+
+int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
+{
+	struct mrc_srq *srq = to_msrq(ibsrq);
+
+	attr->max_wr = srq->q.mask;
+	attr->max_sge = srq->max_sge;
+	attr->srq_limit = srq->limit;
+	return 0;
+}
+
+int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
+{
+	struct mrc_srq *srq = to_msrq(ibsrq);
+
+	xa_erase_bh(&to_mdev(ibsrq->device)->srq_xa, srq->srq_num);
+	mrc_queue_free(&srq->q);
+	return 0;
+}
+
+int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr)
+{
+	struct mrc_srq *srq = to_msrq(ibsrq);
+	unsigned long flags;
+	int err = 0;
+
+	if (srq->is_user) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&srq->post_lock, flags);
+	for (; wr; wr = wr->next) {
+		err = mrc_queue_post_recv(&srq->q, srq->max_sge, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&srq->post_lock, flags);
+	return err;
+}
+
+/*
+ * Take the next receive WQE of @srq into @copy (@elem bytes). Returns
+ * @copy, or NULL when the SRQ is empty. Raises the limit event once.
+ */
+void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem)
+{
+	bool limit = false;
+	u32 n;
+
+	spin_lock(&srq->lock);
+	n = mrc_queue_count(&srq->q);
+	if (!n) {
+		spin_unlock(&srq->lock);
+		return NULL;
+	}
+	memcpy(copy, mrc_queue_slot(&srq->q, srq->q.idx),
+	       min_t(u32, elem, 1U << srq->q.log2_elem));
+	mrc_queue_consume(&srq->q);
+	if (srq->limit && n - 1 < srq->limit) {
+		srq->limit = 0;
+		limit = true;
+	}
+	spin_unlock(&srq->lock);
+	if (limit && srq->ibsrq.event_handler) {
+		struct ib_event ev = {
+			.device = srq->ibsrq.device,
+			.element.srq = &srq->ibsrq,
+			.event = IB_EVENT_SRQ_LIMIT_REACHED,
+		};
+
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
+	}
+	return copy;
+}
