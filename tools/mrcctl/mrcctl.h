@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mrcctl: what its files share. mrcctl.c: main, the commands, help;
+ * parse.c: the command line's words; rec.c: records, printed as text or
+ * JSON; nl.c: the "mrc" generic netlink family; then one file an object:
+ * dev.c (and planes), path.c, ev.c, stats.c, monitor.c, fabric.c.
+ */
+#ifndef MRCCTL_H
+#define MRCCTL_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <netinet/in.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
+#include "linux/mrc.h"
+
+#ifndef __printf
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#endif
+#ifndef __noreturn
+#define __noreturn	__attribute__((noreturn))
+#endif
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define SRH_SEGS_MAX	6	/* the most segments of an srh path */
+#define NL_ATTR_MAX	31	/* at least the max of every attribute set */
+
+static_assert(NL_ATTR_MAX >= MRC_A_PLANE_MAX, "NL_ATTR_MAX is too small");
+static_assert(NL_ATTR_MAX >= MRC_A_PATH_MAX, "NL_ATTR_MAX is too small");
+static_assert(NL_ATTR_MAX >= MRC_A_EV_MAX, "NL_ATTR_MAX is too small");
+
+struct recs;
+
+/* a multicast group of the family */
+struct mcgrp {
+	char name[GENL_NAMSIZ];
+	uint32_t id;
+};
+
+#define MCGRPS_MAX	8
+
+struct ctx {
+	struct mnl_socket *nl;
+	uint16_t family;
+	struct mcgrp groups[MCGRPS_MAX];
+	unsigned int ngroups;
+	unsigned int seq;
+	bool json;
+	bool pretty;
+	int count;		/* objects printed (JSON separators) */
+	unsigned int limit;	/* monitor: stop after this many events; 0: never */
+	struct recs *collect;	/* when set, objects are kept, not printed */
+	const char *dev;	/* device asked for, if a reply omits its name */
+	char errmsg[256];	/* the kernel's extack message, if any */
+};
+
+/* ---- mrcctl.c ------------------------------------------------------- */
+
+void __noreturn __printf(1, 2) die_usage(const char *fmt, ...);
+void *xrealloc(void *p, size_t size);
+
+/* ---- parse.c: words and keyword arguments --------------------------- */
+
+/*
+ * Keyword arguments ("dev mrc0 plane 1 ..."), in any order, each at most
+ * once. A command lists the ones it takes and then checks which are set.
+ */
+enum arg_type { ARG_DEV, ARG_U32, ARG_ADDR, ARG_STR };
+
+struct arg {
+	const char *key;
+	enum arg_type type;
+	uint32_t min, max;	/* ARG_U32: the range */
+	bool set;
+	const char *str;	/* the word as given */
+	uint32_t u32;
+	struct in6_addr addr;
+};
+
+bool parse_u32(const char *s, uint32_t max, uint32_t *v);
+bool parse_usid(const char *s, uint16_t *v);
+void parse_addr(const char *s, struct in6_addr *a);
+void parse_dev_name(const char *name);
+void parse_args(const char *cmd, struct arg **args, int argc, char **argv);
+void parse_need(const char *cmd, const struct arg *a);
+void parse_alias(const char *cmd, struct arg *a, const struct arg *alias);
+const char *parse_opt_dev(const char *cmd, int argc, char **argv);
+
+/* ---- rec.c: records, printed as a line, a JSON object or a table row -- */
+
+#define REC_FIELDS	24
+
+struct field {
+	const char *key;	/* JSON key and table column; NULL: text only */
+	const char *pre;	/* text before the value; NULL: not in text */
+	const char *post;	/* text after the value */
+	bool num;		/* a JSON number */
+	bool list;		/* in rec.list, comma-separated: a JSON array */
+	char val[INET6_ADDRSTRLEN + 8];
+};
+
+struct rec {
+	unsigned int n;
+	struct field f[REC_FIELDS];
+	char list[SRH_SEGS_MAX * INET6_ADDRSTRLEN];	/* of the list field */
+};
+
+struct recs {
+	struct rec *r;
+	unsigned int n, cap;
+};
+
+void rec_str(struct rec *r, const char *key, const char *pre,
+	     const char *post, const char *s);
+void rec_num(struct rec *r, const char *key, const char *pre,
+	     const char *post, uint64_t v);
+void rec_addr(struct rec *r, const char *key, const char *pre,
+	      const struct in6_addr *a);
+void rec_addrs(struct rec *r, const char *key, const char *pre,
+	       const struct in6_addr *a, unsigned int n);
+const struct field *rec_find(const struct rec *r, const char *key);
+const char *rec_field_val(const struct rec *r, const struct field *f);
+void rec_text(const struct rec *r, char *buf, size_t len);
+void rec_indent(struct ctx *c, int depth);
+void rec_json_key(struct ctx *c, int depth, const char *key);
+void rec_json(struct ctx *c, const struct rec *r, int depth);
+void rec_line(const struct rec *r);
+void rec_emit(struct ctx *c, const struct rec *r);
+void rec_list_begin(struct ctx *c);
+void rec_list_end(struct ctx *c);
+
+void rec_attr_u32(struct rec *r, const char *key, const char *pre,
+		  const struct nlattr *a);
+void rec_attr_uint(struct rec *r, const char *key, const char *pre,
+		   const char *post, const struct nlattr *a);
+void rec_traffic(struct rec *r, const char *pre, const char *kpkts,
+		 const char *kbytes, const struct nlattr *pkts,
+		 const struct nlattr *bytes);
+void rec_attr_addr(struct rec *r, const char *key, const char *pre,
+		   const struct nlattr *a);
+const char *rec_enum_name(const struct nlattr *a, const char *const *names,
+			  unsigned int n);
+void rec_attr_enum(struct rec *r, const char *key, const char *pre,
+		   const struct nlattr *a, const char *const *names,
+		   unsigned int n);
+void rec_attr_ifname(struct rec *r, const struct nlattr *a);
+bool rec_dev(struct ctx *c, struct rec *r, const struct nlattr *a,
+	     const char *post);
+int rec_obj(struct ctx *c, const struct nlmsghdr *nlh, unsigned int max,
+	    uint16_t dev_attr,
+	    void (*fill)(struct rec *r, const struct nlattr **tb));
+
+/* ---- nl.c ----------------------------------------------------------- */
+
+void nl_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb,
+	      unsigned int max);
+uint64_t nl_attr_uint(const struct nlattr *a);
+bool nl_attr_ok(const struct nlattr *a, enum mnl_attr_data_type type);
+struct nlmsghdr *nl_msg(struct ctx *c, char *buf, uint8_t cmd,
+			uint16_t flags, uint16_t dev_attr, const char *dev);
+int nl_run(struct ctx *c, const void *buf, size_t len, unsigned int seq,
+	   unsigned int portid, mnl_cb_t cb);
+int nl_transact(struct ctx *c, struct nlmsghdr *nlh, mnl_cb_t cb);
+void nl_open(struct ctx *c);
+int nl_fail(struct ctx *c, const char *what);
+int nl_request(struct ctx *c, struct nlmsghdr *nlh, const char *what);
+int nl_show(struct ctx *c, struct nlmsghdr *nlh, mnl_cb_t cb,
+	    const char *what);
+
+/* ---- dev.c ---------------------------------------------------------- */
+
+int dev_show(struct ctx *c, int argc, char **argv);
+int dev_set(struct ctx *c, int argc, char **argv);
+int plane_dump(struct ctx *c, const char *dev);
+int plane_show(struct ctx *c, int argc, char **argv);
+int plane_add(struct ctx *c, int argc, char **argv);
+int plane_del(struct ctx *c, int argc, char **argv);
+void plane_ntf_rec(struct rec *r, const struct nlattr **tb);
+
+/* ---- path.c --------------------------------------------------------- */
+
+/* what path add/del (and fabric load) send */
+struct path_spec {
+	struct in6_addr peer, usid, remote;
+	struct in6_addr segs[SRH_SEGS_MAX];
+	unsigned int nsegs;	/* 0: not an srh path */
+	uint32_t plane;
+	bool has_plane, has_usid, has_remote;
+};
+
+struct nlmsghdr *path_msg(struct ctx *c, char *buf, uint8_t cmd,
+			  const char *dev, const struct path_spec *p);
+void path_spec_rec(struct rec *r, const char *dev, const struct path_spec *p);
+int path_dump(struct ctx *c, const char *dev, const struct in6_addr *peer);
+int path_show(struct ctx *c, int argc, char **argv);
+int path_add(struct ctx *c, int argc, char **argv);
+int path_del(struct ctx *c, int argc, char **argv);
+void path_ntf_rec(struct rec *r, const struct nlattr **tb);
+
+/* ---- ev.c ----------------------------------------------------------- */
+
+int ev_show(struct ctx *c, int argc, char **argv);
+int ev_deny(struct ctx *c, int argc, char **argv);
+int ev_allow(struct ctx *c, int argc, char **argv);
+void ev_ntf_rec(struct rec *r, const struct nlattr **tb);
+
+/* ---- stats.c, monitor.c, fabric.c ----------------------------------- */
+
+int stats_show(struct ctx *c, int argc, char **argv);
+int monitor_run(struct ctx *c, int argc, char **argv);
+int fabric_load(struct ctx *c, int argc, char **argv);
+int fabric_show(struct ctx *c, int argc, char **argv);
+
+#endif /* MRCCTL_H */

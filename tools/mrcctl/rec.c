@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrcctl: records, the objects of a show (or a monitor event), printed as a
+ * line, a JSON object or (by stats.c) a table row; and records from netlink
+ * attributes
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mrcctl.h"
+
+static struct field *rec_add(struct rec *r, const char *key, const char *pre,
+			     const char *post, bool num)
+{
+	struct field *f;
+
+	if (r->n == REC_FIELDS)
+		abort();
+	f = &r->f[r->n++];
+	f->key = key;
+	f->pre = pre;
+	f->post = post ? post : "";
+	f->num = num;
+	return f;
+}
+
+void rec_str(struct rec *r, const char *key, const char *pre,
+	     const char *post, const char *s)
+{
+	struct field *f = rec_add(r, key, pre, post, false);
+
+	snprintf(f->val, sizeof(f->val), "%s", s);
+}
+
+void rec_num(struct rec *r, const char *key, const char *pre,
+	     const char *post, uint64_t v)
+{
+	struct field *f = rec_add(r, key, pre, post, true);
+
+	snprintf(f->val, sizeof(f->val), "%" PRIu64, v);
+}
+
+void rec_addr(struct rec *r, const char *key, const char *pre,
+	      const struct in6_addr *a)
+{
+	struct field *f = rec_add(r, key, pre, NULL, false);
+
+	inet_ntop(AF_INET6, a, f->val, sizeof(f->val));
+}
+
+const struct field *rec_find(const struct rec *r, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->f[i].key && !strcmp(r->f[i].key, key))
+			return &r->f[i];
+	return NULL;
+}
+
+const char *rec_field_val(const struct rec *r, const struct field *f)
+{
+	return f->list ? r->list : f->val;
+}
+
+/* @n addresses: "A,B,C" in text, ["A","B","C"] in JSON (one list a rec) */
+void rec_addrs(struct rec *r, const char *key, const char *pre,
+	       const struct in6_addr *a, unsigned int n)
+{
+	struct field *f;
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->f[i].list)
+			abort();
+	f = rec_add(r, key, pre, NULL, false);
+	f->list = true;
+	r->list[0] = '\0';
+	for (i = 0; i < n && i < SRH_SEGS_MAX; i++) {
+		if (i)
+			r->list[len++] = ',';
+		inet_ntop(AF_INET6, &a[i], r->list + len, sizeof(r->list) - len);
+		len += strlen(r->list + len);
+	}
+}
+
+/* the text form: "pre value post" of every field, space separated */
+void rec_text(const struct rec *r, char *buf, size_t len)
+{
+	const struct field *f;
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->n && n < len; i++) {
+		f = &r->f[i];
+		if (f->pre)
+			n += snprintf(buf + n, len - n, "%s%s%s%s", n ? " " : "",
+				      f->pre, rec_field_val(r, f), f->post);
+	}
+}
+
+/* the first @n characters of @s as a JSON string */
+static void json_strn(const char *s, size_t n)
+{
+	putchar('"');
+	for (; n && *s; s++, n--) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void json_str(const char *s)
+{
+	json_strn(s, strlen(s));
+}
+
+/* "A,B,C" as ["A","B","C"] */
+static void json_list(const char *s)
+{
+	size_t n;
+
+	putchar('[');
+	while (*s) {
+		n = strcspn(s, ",");
+		json_strn(s, n);
+		s += n;
+		if (*s) {
+			putchar(',');
+			s++;
+		}
+	}
+	putchar(']');
+}
+
+void rec_indent(struct ctx *c, int depth)
+{
+	if (c->pretty)
+		printf("\n%*s", 2 * depth, "");
+}
+
+void rec_json_key(struct ctx *c, int depth, const char *key)
+{
+	rec_indent(c, depth);
+	json_str(key);
+	fputs(c->pretty ? ": " : ":", stdout);
+}
+
+void rec_json(struct ctx *c, const struct rec *r, int depth)
+{
+	const struct field *f;
+	bool first = true;
+	unsigned int i;
+
+	putchar('{');
+	for (i = 0; i < r->n; i++) {
+		f = &r->f[i];
+		if (!f->key)
+			continue;
+		if (!first)
+			putchar(',');
+		first = false;
+		rec_json_key(c, depth + 1, f->key);
+		if (f->num)
+			fputs(f->val, stdout);
+		else if (f->list)
+			json_list(r->list);
+		else
+			json_str(f->val);
+	}
+	rec_indent(c, depth);
+	putchar('}');
+}
+
+void rec_line(const struct rec *r)
+{
+	char line[1024];
+
+	rec_text(r, line, sizeof(line));
+	puts(line);
+}
+
+/* one object of a show: kept, a JSON array element or a text line */
+void rec_emit(struct ctx *c, const struct rec *r)
+{
+	struct recs *t = c->collect;
+
+	if (t) {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 16;
+			t->r = xrealloc(t->r, t->cap * sizeof(*t->r));
+		}
+		t->r[t->n++] = *r;
+	} else if (c->json) {
+		if (c->count)
+			putchar(',');
+		rec_indent(c, 1);
+		rec_json(c, r, 1);
+	} else {
+		rec_line(r);
+	}
+	c->count++;
+}
+
+/* a JSON list's brackets; none when its objects are kept (c->collect) */
+void rec_list_begin(struct ctx *c)
+{
+	if (c->json && !c->collect)
+		putchar('[');
+}
+
+void rec_list_end(struct ctx *c)
+{
+	if (c->json && !c->collect)
+		printf(c->pretty && c->count ? "\n]\n" : "]\n");
+}
+
+/* ---- records from netlink attributes ------------------------------------ */
+
+void rec_attr_u32(struct rec *r, const char *key, const char *pre,
+		  const struct nlattr *a)
+{
+	if (nl_attr_ok(a, MNL_TYPE_U32))
+		rec_num(r, key, pre, NULL, mnl_attr_get_u32(a));
+}
+
+void rec_attr_uint(struct rec *r, const char *key, const char *pre,
+		   const char *post, const struct nlattr *a)
+{
+	if (a)
+		rec_num(r, key, pre, post, nl_attr_uint(a));
+}
+
+/* "tx 1 pkts 2 bytes"; JSON "tx_packets", "tx_bytes" */
+void rec_traffic(struct rec *r, const char *pre, const char *kpkts,
+		 const char *kbytes, const struct nlattr *pkts,
+		 const struct nlattr *bytes)
+{
+	rec_attr_uint(r, kpkts, pre, " pkts", pkts);
+	rec_attr_uint(r, kbytes, "", " bytes", bytes);
+}
+
+void rec_attr_addr(struct rec *r, const char *key, const char *pre,
+		   const struct nlattr *a)
+{
+	if (a && mnl_attr_get_payload_len(a) == sizeof(struct in6_addr))
+		rec_addr(r, key, pre, mnl_attr_get_payload(a));
+}
+
+/* the name of enum value @a, "UNKNOWN" if it has none; NULL: no value */
+const char *rec_enum_name(const struct nlattr *a, const char *const *names,
+			  unsigned int n)
+{
+	uint32_t v;
+
+	if (!nl_attr_ok(a, MNL_TYPE_U32))
+		return NULL;
+	v = mnl_attr_get_u32(a);
+	return v < n && names[v] ? names[v] : "UNKNOWN";
+}
+
+void rec_attr_enum(struct rec *r, const char *key, const char *pre,
+		   const struct nlattr *a, const char *const *names,
+		   unsigned int n)
+{
+	const char *name = rec_enum_name(a, names, n);
+
+	if (name)
+		rec_str(r, key, pre, NULL, name);
+}
+
+void rec_attr_ifname(struct rec *r, const struct nlattr *a)
+{
+	char name[IF_NAMESIZE];
+
+	if (!nl_attr_ok(a, MNL_TYPE_U32))
+		return;
+	if (if_indextoname(mnl_attr_get_u32(a), name))
+		rec_str(r, "netdev", "netdev ", NULL, name);
+	else
+		rec_num(r, "ifindex", "ifindex ", NULL, mnl_attr_get_u32(a));
+}
+
+/* the device name that starts every line; @post ":" for dev show */
+bool rec_dev(struct ctx *c, struct rec *r, const struct nlattr *a,
+	     const char *post)
+{
+	const char *name = a ? mnl_attr_get_str(a) : c->dev;
+
+	if (!name)
+		return false;
+	rec_str(r, "dev", "", post, name);
+	return true;
+}
+
+/*
+ * One object of a get or dump: its attributes (up to @max) as a record of
+ * its device (@dev_attr, or the one asked for), then of what @fill adds.
+ * The cb of a show, with its attribute set.
+ */
+int rec_obj(struct ctx *c, const struct nlmsghdr *nlh, unsigned int max,
+	    uint16_t dev_attr,
+	    void (*fill)(struct rec *r, const struct nlattr **tb))
+{
+	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
+	struct rec r = {};
+
+	nl_attrs(nlh, tb, max);
+	if (!rec_dev(c, &r, tb[dev_attr], NULL))
+		return MNL_CB_OK;
+	fill(&r, tb);
+	rec_emit(c, &r);
+	return MNL_CB_OK;
+}
