@@ -495,7 +495,8 @@ u32 mrc_queue_count(const struct mrc_queue *q);
 u32 mrc_queue_free_slots(const struct mrc_queue *q);
 void mrc_queue_consume(struct mrc_queue *q);
 int mrc_queue_post_recv(struct mrc_queue *q, u32 max_sge,
-			const struct ib_recv_wr *wr);
+			const struct ib_recv_wr *wr,
+			const struct ib_recv_wr **bad_wr);
 int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void mrc_mmap_free(struct rdma_user_mmap_entry *entry);
 

@@ -754,7 +754,7 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
 	unsigned long flags;
-	int err = 0;
+	int err;
 
 	if (qp->srq || qp->is_user) {
 		*bad_wr = wr;
@@ -765,13 +765,7 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		return -EINVAL;
 	}
 	spin_lock_irqsave(&qp->rq_post_lock, flags);
-	for (; wr; wr = wr->next) {
-		err = mrc_queue_post_recv(&qp->rq, qp->max_recv_sge, wr);
-		if (err) {
-			*bad_wr = wr;
-			break;
-		}
-	}
+	err = mrc_queue_post_recv(&qp->rq, qp->max_recv_sge, wr, bad_wr);
 	spin_unlock_irqrestore(&qp->rq_post_lock, flags);
 	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
 		if (irqs_disabled()) {

@@ -134,17 +134,8 @@ void mrc_mmap_free(struct rdma_user_mmap_entry *rdma)
 	kfree(e);
 }
 
-/**
- * mrc_queue_post_recv() - put @wr in receive queue @q (a QP's RQ or an SRQ)
- * @q: the ring
- * @max_sge: the queue's SGE limit
- * @wr: the work request
- *
- * Context: the caller serializes producers (rq_post_lock, the SRQ's lock).
- * Return: 0, -EINVAL (too many SGEs) or -ENOMEM (the ring is full).
- */
-int mrc_queue_post_recv(struct mrc_queue *q, u32 max_sge,
-			const struct ib_recv_wr *wr)
+static int post_one_recv(struct mrc_queue *q, u32 max_sge,
+			 const struct ib_recv_wr *wr)
 {
 	u32 prod = q->buf->producer_index & q->mask;
 	struct rxe_recv_wqe *w;
@@ -171,4 +162,31 @@ int mrc_queue_post_recv(struct mrc_queue *q, u32 max_sge,
 	/* release: the entry is written before its index moves */
 	smp_store_release(&q->buf->producer_index, (prod + 1) & q->mask);
 	return 0;
+}
+
+/**
+ * mrc_queue_post_recv() - put the chain @wr in receive queue @q (a QP's RQ
+ * or an SRQ)
+ * @q: the ring
+ * @max_sge: the queue's SGE limit
+ * @wr: the first work request
+ * @bad_wr: set to the first one not posted
+ *
+ * Context: the caller serializes producers (rq_post_lock, the SRQ's lock).
+ * Return: 0, -EINVAL (too many SGEs) or -ENOMEM (the ring is full).
+ */
+int mrc_queue_post_recv(struct mrc_queue *q, u32 max_sge,
+			const struct ib_recv_wr *wr,
+			const struct ib_recv_wr **bad_wr)
+{
+	int err = 0;
+
+	for (; wr; wr = wr->next) {
+		err = post_one_recv(q, max_sge, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	return err;
 }

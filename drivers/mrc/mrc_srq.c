@@ -96,20 +96,14 @@ int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 {
 	struct mrc_srq *srq = to_msrq(ibsrq);
 	unsigned long flags;
-	int err = 0;
+	int err;
 
 	if (srq->is_user) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}
 	spin_lock_irqsave(&srq->post_lock, flags);
-	for (; wr; wr = wr->next) {
-		err = mrc_queue_post_recv(&srq->q, srq->max_sge, wr);
-		if (err) {
-			*bad_wr = wr;
-			break;
-		}
-	}
+	err = mrc_queue_post_recv(&srq->q, srq->max_sge, wr, bad_wr);
 	spin_unlock_irqrestore(&srq->post_lock, flags);
 	return err;
 }
