@@ -514,7 +514,7 @@ static void sack_ev(struct mrc_qp *qp, const struct mrc_sack *s)
 
 	if (!qp->evs)
 		return;
-	if (mrc_evset_peer_planes(qp->evs, s->port_status))
+	if (mrc_evset_peer_status(qp->evs, s->port_status, s->cack_psn))
 		mrc_count(qp->mdev, MRC_CNT_PEER_PLANES, 1);
 	e = mrc_evset_find(qp->evs, s->entropy);
 	if (!e)

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 
 #include "mrc_ev.h"
+#include "mrc_psn.h"
 
 static void ev_init(struct mrc_evset *evs, const struct mrc_pathset *ps,
 		    u32 i, u8 plane, u8 path, u32 salt, s16 slot)
@@ -207,6 +208,29 @@ bool mrc_evset_peer_planes(struct mrc_evset *evs, u16 up)
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_evset_peer_planes);
+
+/**
+ * mrc_evset_peer_status() - the port status a SACK carries
+ * @evs: the QP's EV set
+ * @up: the port status, as for mrc_evset_peer_planes()
+ * @cack: the SACK's cumulative ack PSN
+ *
+ * SACKs on different planes overtake each other, and an old one would take
+ * back a plane that has come up (or down) since. The responder's cumulative
+ * ack never goes back, so a SACK whose @cack is below that of the one the
+ * status was last taken from is older: its word is ignored.
+ *
+ * Return: true when the peer's port status changed.
+ */
+bool mrc_evset_peer_status(struct mrc_evset *evs, u16 up, u32 cack)
+{
+	if (evs->peer_heard && mrc_psn_diff(cack, evs->peer_cack) < 0)
+		return false;
+	evs->peer_heard = true;
+	evs->peer_cack = cack;
+	return mrc_evset_peer_planes(evs, up);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_evset_peer_status);
 
 static bool usable(const struct mrc_ev *e)
 {

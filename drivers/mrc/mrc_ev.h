@@ -166,6 +166,8 @@ struct mrc_evset {
 	u16 nbad;
 	u16 probe_cursor;
 	u16 peer_up;
+	bool peer_heard;	/* a SACK gave peer_up ... */
+	u32 peer_cack;		/* ... with this cumulative ack */
 	u8 rev_cursor;
 	u8 rev_probe;
 	s16 rev[MRC_MAX_PLANES];
@@ -207,6 +209,7 @@ struct mrc_evset *mrc_evset_build(const struct mrc_pathset *ps, u32 n,
 void mrc_evset_free(struct mrc_evset *evs);
 int mrc_evset_next(struct mrc_evset *evs, u16 planes_up);
 bool mrc_evset_peer_planes(struct mrc_evset *evs, u16 up);
+bool mrc_evset_peer_status(struct mrc_evset *evs, u16 up, u32 cack);
 u32 mrc_evset_usable(const struct mrc_evset *evs);
 bool mrc_evset_signal(struct mrc_evset *evs, u32 i, enum mrc_ev_sig sig,
 		      struct mrc_ev_change *chg);

@@ -204,6 +204,33 @@ static void peer_planes(struct kunit *test)
 }
 
 /*
+ * SACKs that overtook each other: the port status of the one with the
+ * highest cumulative ack holds (PSNs wrap at 2^24); an equal one counts.
+ */
+static void peer_status_order(struct kunit *test)
+{
+	struct mrc_evset *evs = evset(test, 4, 1, 128, 5);
+	const u16 all = 0xf, no1 = 0xf & ~BIT(1);
+
+	KUNIT_EXPECT_TRUE(test, mrc_evset_peer_status(evs, no1, 100));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_peer_status(evs, all, 120));
+	/* sent before the plane came back, heard after */
+	KUNIT_EXPECT_FALSE(test, mrc_evset_peer_status(evs, no1, 110));
+	KUNIT_EXPECT_EQ(test, all, evs->peer_up);
+	KUNIT_EXPECT_TRUE(test, mrc_evset_peer_status(evs, no1, 120));
+	KUNIT_EXPECT_EQ(test, no1, evs->peer_up);
+	/* across the wrap */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_peer_status(evs, all, 0x700000));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_peer_status(evs, no1, 0xd00000));
+	KUNIT_EXPECT_TRUE(test, mrc_evset_peer_status(evs, all, 2));
+	KUNIT_EXPECT_FALSE(test, mrc_evset_peer_status(evs, no1, 0xfffffe));
+	KUNIT_EXPECT_EQ(test, all, evs->peer_up);
+	/* 0: not reported, taken as all */
+	KUNIT_EXPECT_TRUE(test, mrc_evset_peer_status(evs, 0, 3));
+	KUNIT_EXPECT_EQ(test, U16_MAX, evs->peer_up);
+}
+
+/*
  * The reverse set: one EV per plane, the planes in turn; an EV shown to
  * reach the peer becomes its plane's; a bad one or a plane down at either
  * end is passed over; probes go to a usable EV of each plane in turn.
@@ -668,6 +695,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(rotation_fair),
 	KUNIT_CASE(rotation_skips_down_planes),
 	KUNIT_CASE(peer_planes),
+	KUNIT_CASE(peer_status_order),
 	KUNIT_CASE(seeds_differ),
 	KUNIT_CASE(loss_takes_backup),
 	KUNIT_CASE(reverse_set),

@@ -414,7 +414,7 @@ more_tx() { test "$(pp_tx "$1" "$pp")" -gt "$2"; }
 t_up=$SECONDS
 check "h2's plane 1 up: h1 sends towards it again" \
 	wait_for $((30 * ${SCALE%.*})) more_tx "${qpn:-0}" "${x1:-0}"
-ktap_info "h2's plane 1 up: packets towards it after $((SECONDS - t_up)) s, port status changes heard $ps0 -> $(peer_ps)"
+ktap_info "h2's plane 1 up: packets towards it after $((SECONDS - t_up)) s; port status changes heard by h1's QPs $ps0 -> $(peer_ps)"
 check "h2's plane 1 up: probes bring the EVs that lost packets back to GOOD" \
 	wait_for $((30 * ${SCALE%.*})) none_bad "$qpn" "$pp"
 bw_stop "the ib_write_bw across h2's plane 1 down and up"
