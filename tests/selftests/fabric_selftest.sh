@@ -23,6 +23,7 @@
 #
 # MRC_QUICK=1: 3 packets per path instead of 5 (every path, knob and
 # check as in the full run).
+# shellcheck disable=SC2317 # send and send_srh run through capture()
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fabric.sh"
 require_root
@@ -144,21 +145,29 @@ cap_stop() {
 }
 
 if quick; then N=3; else N=5; fi
+# capture P J WAIT H2_FILTER T1_FILTER CMD...: tcpdump at h2's p<P> (into
+# $TMPD/h2) and at t1-p<P>-<J>'s d0 ($TMPD/t1) while CMD sends N packets,
+# until all N are at h2 or WAIT s passed (not long when none will come)
+capture() {
+	local p=$1 j=$2 end
+	cap_start h2 h2 "p$p" "$4"
+	cap_start t1 "t1-p$p-$j" d0 "$5"
+	"${@:6}"
+	end=$((SECONDS + $3))
+	while [ $SECONDS -lt $end ] && [ "$(grep -c . "$TMPD/h2")" -lt $N ]; do sleep 0.2; done
+	cap_stop h2
+	cap_stop t1
+}
+
 # run_path P J CONTAINER [WAIT]: send N packets along the path, wait up to
 # WAIT s (default 10) for them at h2; sets AT_H2 (packets
 # at h2's p<P> with outer DA fc00:0:e002:: from h1's plane-P address) and
 # AT_T1 (at t1-p<P>-<J>, from t0-p<P>-0, with the container shifted once)
 run_path() {
-	local p=$1 j=$2 c=$3 wait=${4:-10} shifted end
+	local p=$1 j=$2 c=$3 shifted
 	shifted=fc00:0:${c#fc00:0:*:}		# drop the first uSID
-	cap_start h2 h2 "p$p" "ip6 dst fc00:0:e002:: and ip6 proto 41"
-	cap_start t1 "t1-p$p-$j" d0 "ip6 dst $shifted and ip6 proto 41"
-	send "$p" "$c" $N
-	# wait until everything arrived, but not long when nothing will
-	end=$((SECONDS + wait))
-	while [ $SECONDS -lt $end ] && [ "$(grep -c . "$TMPD/h2")" -lt $N ]; do sleep 0.2; done
-	cap_stop h2
-	cap_stop t1
+	capture "$p" "$j" "${4:-10}" "ip6 dst fc00:0:e002:: and ip6 proto 41" \
+		"ip6 dst $shifted and ip6 proto 41" send "$p" "$c" $N
 	AT_H2=$(grep -c "IP6 2001:db8:$p:1::1 > fc00:0:e002::: IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/h2")
 	AT_T1=$(grep -c "IP6 2001:db8:$p:1::1 > $shifted: IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/t1")
 	ktap_info "$c: at h2 $AT_H2 of $N, at t1-p$p-$j $AT_T1"
@@ -182,13 +191,8 @@ for path in "${SRH[@]}"; do
 	p=${path%% *} segs=${path#* }
 	IFS=, read -r _ t1 _ last <<<"$segs"
 	j=$(($(printf '%d' "0x$(cut -d: -f3 <<<"$t1")") - 0x2000 - p * 0x100))
-	cap_start h2 h2 "p$p" "ip6 dst $last and ip6 proto 43"
-	cap_start t1 "t1-p$p-$j" d0 "ip6 dst $t1 and ip6 proto 43"
-	send_srh "$p" "$segs" $N
-	end=$((SECONDS + 10))
-	while [ $SECONDS -lt $end ] && [ "$(grep -c . "$TMPD/h2")" -lt $N ]; do sleep 0.2; done
-	cap_stop h2
-	cap_stop t1
+	capture "$p" "$j" 10 "ip6 dst $last and ip6 proto 43" \
+		"ip6 dst $t1 and ip6 proto 43" send_srh "$p" "$segs" $N
 	AT_H2=$(grep -c "IP6 2001:db8:$p:1::1 > $last: RT6 (.*segleft=0.*) IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/h2")
 	AT_T1=$(grep -c "IP6 2001:db8:$p:1::1 > $t1: RT6 (.*segleft=2.*) IP6 fd00::1.4791 > fd00::2.4791: UDP" "$TMPD/t1")
 	ktap_info "srh $segs: at h2 $AT_H2 of $N, at t1-p$p-$j $AT_T1"
