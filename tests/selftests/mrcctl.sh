@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mrcctl and the "mrc" generic netlink family: device listing per network
-# namespace, JSON output, lookups, clear errors, multi-part dumps.
+# namespace (run in it, or with -n), JSON output, lookups, clear errors, multi-part dumps.
 #
 #   ns a: mrca on va  <-- veth -->  ns b: mrcb on vb
 #
@@ -16,7 +16,7 @@ modprobe -q ib_uverbs
 modprobe -q veth
 modprobe -q dummy
 
-ktap_header 13
+ktap_header 14
 trap cleanup_ns EXIT
 setup_ns a b
 ip link add va netns "$a" type veth peer name vb netns "$b"
@@ -33,6 +33,9 @@ export MRCCTL a b
 check "dev show lists the namespace's device" \
 	bash -c "A dev show | grep -q '^mrca: index [0-9]* netdev va state ACTIVE node_guid '"
 check "dev show hides other namespaces' devices" bash -c "! A dev show | grep -q mrcb"
+check "-n NS: that namespace's devices, as when run in it" \
+	bash -c "[ \"\$(\$MRCCTL -n $a -j dev show)\" = \"\$(A -j dev show)\" ] &&
+		\$MRCCTL -n $b dev show | grep -q '^mrcb: ' && ! \$MRCCTL -n $b dev show | grep -q mrca"
 check "-j: valid JSON with dev, index, netdev, state" \
 	bash -c "A -j dev show | jq -e 'length == 1 and .[0].dev == \"mrca\" and .[0].netdev == \"va\" and .[0].state == \"ACTIVE\"'"
 check "-j -p: pretty JSON parses the same" \

@@ -5,11 +5,16 @@
  * rdma(8). This file: the command line, its objects and commands, help;
  * mrcctl.h says what the others do.
  */
+#define _GNU_SOURCE	/* setns() */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mrcctl.h"
 
@@ -46,7 +51,7 @@ static void usage(FILE *f)
 	fputs("Usage: mrcctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 	      "       mrcctl [ OPTIONS ] help\n"
 	      "OBJECT := { dev | plane | path | ev | stats | fabric | monitor }\n"
-	      "OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+	      "OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -V[ersion] | -h[elp] }\n"
 	      "\n"
 	      "mrcctl dev show [ DEV ]\n"
 	      "mrcctl dev set DEV evs N\n"
@@ -154,11 +159,39 @@ static int do_main(struct ctx *c, int argc, char **argv)
 	die_usage("unknown object \"%s\"", argv[0]);
 }
 
+/*
+ * -n NAME: the network namespace that ip-netns(8) named NAME, as ip -n
+ * does. Only the netlink socket lives there (it is opened later), so a
+ * setns() is all it takes; no sysfs of the namespace is needed.
+ */
+static void netns_enter(const char *name)
+{
+	char path[256];
+	int fd;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		die_usage("-n \"%s\": not a network namespace name", name);
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "mrcctl: network namespace \"%s\": %s\n", name,
+			strerror(errno));
+		exit(1);
+	}
+	if (setns(fd, CLONE_NEWNET)) {
+		fprintf(stderr, "mrcctl: entering network namespace \"%s\": %s\n",
+			name, strerror(errno));
+		exit(1);
+	}
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
+		{ "netns", required_argument, NULL, 'n' },
 		{ "Version", no_argument, NULL, 'V' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -167,13 +200,16 @@ int main(int argc, char **argv)
 	struct ctx c = {};
 	int o, ret;
 
-	while ((o = getopt_long_only(argc, argv, "+jpVh", opts, NULL)) != -1) {
+	while ((o = getopt_long_only(argc, argv, "+jpn:Vh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'j':
 			c.json = true;
 			break;
 		case 'p':
 			c.pretty = true;
+			break;
+		case 'n':
+			netns_enter(optarg);
 			break;
 		case 'V':
 			printf("mrcctl %s\n", MRCCTL_VERSION);

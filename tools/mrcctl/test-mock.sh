@@ -308,4 +308,14 @@ MOCK_ERR="17:path exists" MOCK_FAIL_AT=3 expect "fabric load: a kernel error sto
 check "fabric load: says how many were added" grep -qx "mrcctl: 2 of 6 paths were added before the error" "$tmp/err"
 check "fabric load: nothing sent after the error" bash -c "[ \$(wc -l <'$MOCK_LOG') = 3 ]"
 
+# ---- -n NETNS ----------------------------------------------------------
+: >"$MOCK_LOG"
+expect "-n: an unknown namespace: a clear error, exit 1" 1 /dev/null \
+	'mrcctl: network namespace "mrcctl-test-nosuch": No such file or directory' -- \
+	-n mrcctl-test-nosuch dev show
+expect "-netns ../x: not a name, a usage error" 2 /dev/null \
+	'mrcctl: -n "../x": not a network namespace name' -- -netns ../x dev show
+expect "-n without a name: a usage error" 2 /dev/null "" -- -n
+check "-n errors: nothing sent" test ! -s "$MOCK_LOG"
+
 finish mock
