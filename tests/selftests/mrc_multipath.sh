@@ -287,7 +287,7 @@ check "a netdev of another namespace cannot become a plane" \
 	bad "no such netdev" plane add dev "$DEV_A" netdev xp0
 # configuration changes from here on are multicast: mrcctl monitor records
 # them (plane added and removed, path set changed)
-netns "$NS_A" "$TOPO_MRCCTL" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>&1 &
+"$TOPO_MRCCTL" -n "$NS_A" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>&1 &
 mpid=$!
 sleep 1	# it joins in well under the time the first dozen plane adds take
 # 16 planes at most
@@ -303,9 +303,9 @@ check "dummy planes gone with their netdevs: planes 0-2 left" \
 # only in UDP source port and flow label (the fabric routes plane addresses)
 udp_paths() { # udp_paths NS DEV PEER-NODE PEER-HOST
 	local p
-	netns "$1" "$TOPO_MRCCTL" path del dev "$2" peer "$3" || return 1
+	"$TOPO_MRCCTL" -n "$1" path del dev "$2" peer "$3" || return 1
 	for p in 0 1 2; do
-		netns "$1" "$TOPO_MRCCTL" path add dev "$2" peer "$3" plane "$p" \
+		"$TOPO_MRCCTL" -n "$1" path add dev "$2" peer "$3" plane "$p" \
 			remote "$(fabric_plane_addr "$4" "$p")" || return 1
 	done
 }
@@ -321,10 +321,10 @@ check "udp mode: planes 0-2 all carried the traffic" \
 # the way a classic SRv6 End that moves the next segment into the outer DA
 srh_paths() { # srh_paths NS DEV PEER-NODE FROM TO: planes 0-2
 	local p segs
-	netns "$1" "$TOPO_MRCCTL" path del dev "$2" peer "$3" || return 1
+	"$TOPO_MRCCTL" -n "$1" path del dev "$2" peer "$3" || return 1
 	while read -r p segs; do
 		[ "$p" -le 2 ] || continue
-		netns "$1" "$TOPO_MRCCTL" path add dev "$2" peer "$3" plane "$p" \
+		"$TOPO_MRCCTL" -n "$1" path add dev "$2" peer "$3" plane "$p" \
 			srh "$segs" || return 1
 	done < <(fabric_srh_paths "$4" "$5")
 }

@@ -155,7 +155,7 @@ t0=$SECONDS
 fabric_start
 
 # monitor everything from here on (it joins in well under a second)
-netns "$NS_A" "$TOPO_MRCCTL" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>"$LOGS/mon.err" &
+"$TOPO_MRCCTL" -n "$NS_A" -j monitor dev "$DEV_A" >"$LOGS/mon" 2>"$LOGS/mon.err" &
 MON=$!
 # the tracepoint
 TR=/sys/kernel/tracing
@@ -322,14 +322,14 @@ fault "T1 $T1 dies" "$(paths_via t0-p1-0 $T1)" t1_down t1_up
 # (probed) must take its ACKs off that path, onto plane 1's other one
 # bpaths T1: h2's paths to h1 on plane 1 through T1 (a JSON array)
 bpaths() {
-	netns "$NS_B" "$TOPO_MRCCTL" -j path show dev "$DEV_B" |
+	"$TOPO_MRCCTL" -n "$NS_B" -j path show dev "$DEV_B" |
 		jq -c --arg p "fc00:0:$(fabric_usid t0-p1-1):$(fabric_usid "$1"):" --arg peer "$CM_A" \
 		'[.[] | select(.peer == $peer and (.usid | startswith($p))) | .path]'
 }
 # acks QPN PATHS: packets but probes that h2's QP QPN sent on PATHS
 acks() {
 	# shellcheck disable=SC2016 # $p $x are jq's
-	netns "$NS_B" "$TOPO_MRCCTL" -j ev show dev "$DEV_B" qpn "$1" |
+	"$TOPO_MRCCTL" -n "$NS_B" -j ev show dev "$DEV_B" qpn "$1" |
 		jq --argjson p "$2" '[.[] | select(.path as $x | $p | index($x)) | .tx_packets - .probes] | add'
 }
 rdead=$(bpaths t1-p1-0) rlive=$(bpaths t1-p1-1)

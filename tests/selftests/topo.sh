@@ -231,12 +231,12 @@ topo_fabric() {
 	fabric_write_desc "$(fabric_dir)/fabric.desc" || return 1
 	for h in 1 2; do
 		if [ $h = 1 ]; then dev=$DEV_A ns=$NS_A; else dev=$DEV_B ns=$NS_B; fi
-		ip netns exec "$ns" rdma link add "$dev" type "$type" netdev p0 || return 1
+		netns "$ns" rdma link add "$dev" type "$type" netdev p0 || return 1
 		for ((p = 1; p < FABRIC_PLANES; p++)); do
-			ip netns exec "$ns" "$TOPO_MRCCTL" plane add dev "$dev" netdev "p$p" id "$p" ||
+			"$TOPO_MRCCTL" -n "$ns" plane add dev "$dev" netdev "p$p" id "$p" ||
 				return 1
 		done
-		ip netns exec "$ns" "$TOPO_MRCCTL" fabric load "$(fabric_dir)/fabric.desc" \
+		"$TOPO_MRCCTL" -n "$ns" fabric load "$(fabric_dir)/fabric.desc" \
 			dev "$dev" host "h$h" >/dev/null || return 1
 	done
 	_topo_wait_ready "$CM_A" "$CM_B"

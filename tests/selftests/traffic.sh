@@ -26,7 +26,7 @@
 #                             PATTERN (grep -iE)
 
 # (a hang guard: a request takes milliseconds, a second on the KASAN kernel)
-A() { timeout -k 5 60 nsenter --net="/run/netns/$NS_A" "$TOPO_MRCCTL" "$@"; }
+A() { timeout -k 5 60 "$TOPO_MRCCTL" -n "$NS_A" "$@"; }
 PORT=$((20000 + $$ % 20000))
 TAG=''
 
@@ -113,7 +113,7 @@ bw_gbps() {
 }
 
 rc_qpn() {
-	ip netns exec "${2:-$NS_A}" rdma -j res show qp |
+	netns "${2:-$NS_A}" rdma -j res show qp |
 		jq -r ".[] | select(.ifname == \"${1:-$DEV_A}\" and .type == \"RC\") | .lqpn" | head -1
 }
 
