@@ -22,7 +22,7 @@
 #   - a dead reverse path (h2 -> h1 through one T1 drops everything, h1 ->
 #     h2 works): h2's QP, which only receives, moves its ACKs off it (its
 #     probed reverse EV set) onto the plane's other path
-#   - ACKs lost (everything h2 -> h1 dropped for 1 s): h1's timeouts send
+#   - ACKs lost (h2 drops all it sends for 1 s): h1's timeouts send
 #     reliability probes for h2's SACK state; rping -V completes, no QP
 #     error
 #   - a remote host's plane goes down under the same: h1 learns it from the
@@ -101,10 +101,16 @@ rp_up() {
 under_load() {
 	bg_bw 100
 	qpn=$QPN
-	TAG=$1 rping_v 4096 "$ITERS" >"$LOGS/${1}out" 2>&1 &
-	RP=$!
+	rp_start "$1"
 	wait_for $((30 * ${SCALE%.*})) rp_up "${qpn:-0}"
 	sleep 1
+}
+# rp_start TAG: rping -V 4 KiB x ITERS in the background (RP: its pid),
+# logs TAG*: each scenario its own TAG, so a failure keeps its logs
+rp_start() {
+	RPTAG=$1
+	TAG=$1 rping_v 4096 "$ITERS" >"$LOGS/${1}out" 2>&1 &
+	RP=$!
 }
 # now_ns: CLOCK_REALTIME in ns, as the ev notifications carry it
 now_ns() { date +%s%N; }
@@ -115,6 +121,10 @@ rp_wait() {
 	wait "$RP"
 	rc=$?
 	ktap_info "rping -V 4 KiB x $ITERS: ended $((SECONDS - FAULT_T)) s after the fault (status $rc)"
+	if [ "$rc" != 0 ]; then
+		ktap_info "rping failed: the end of its client and server logs (${RPTAG}cli, ${RPTAG}srv):"
+		tail -n 4 "$LOGS/${RPTAG}cli" "$LOGS/${RPTAG}srv" 2>&1 | sed 's/^/#   /'
+	fi
 	return "$rc"
 }
 # bw_stop WHAT: the bg_bw never failed (it still runs, no error); stop it
@@ -292,7 +302,7 @@ plane_state() { A -j plane show dev "$DEV_A" | jq -e ".[] | select(.plane == $1)
 # ids) must be out of the rotation. UP, and probes must bring them back.
 fault() {
 	local name=$1 paths=$2 down=$3 up=$4 qpn rc
-	under_load rp.
+	under_load rpf.
 	FAULT_T=$SECONDS
 	$down
 	rp_wait
@@ -350,25 +360,28 @@ check "reverse path h2 -> h1 via t1-p1-0 dead: h2's QP (receives only) sends no 
 	test "${a0:-x}" = "${a1:-y}" -a "${l1:-0}" -gt "${l0:-0}"
 bw_stop "the ib_write_bw across the dead reverse path"
 
-# -- ACKs lost: every plane's T0 drops what it sends to h1 (h2 -> h1 dead,
-# h1 -> h2 works) for a second. h1's timeouts resend, and ask for h2's
-# SACK state with a reliability probe each; once the way back works, the
-# answers bring the state back: no QP error, no data error
+# -- ACKs lost: h2 drops everything it sends, on every plane (h2 -> h1
+# dead, h1 -> h2 works) for a second. h1's timeouts resend, and ask for
+# h2's SACK state with a reliability probe each; once the way back works,
+# the answers bring the state back: no QP error, no data error. One tc
+# process sets all four planes (a tc a plane takes a second or more on the
+# KASAN kernel under load, which would stretch the outage past the retry
+# budget of rping's QPs: 7 timeouts of at most 0.5 s)
 rto() {
 	netns "$NS_A" rdma -j statistic show link "$DEV_A/1" |
 		jq -r '.[0] | "\(.timeouts) \(.rto_probes)"'
 }
-back() { # back add|del: h1's T0s drop all they send to h1, or stop
+back() { # back add|del: h2 drops all it sends, or stops
 	local p
 	for p in 0 1 2 3; do
 		if [ "$1" = add ]; then
-			tc -n "$(fabric_ns "t0-p$p-0")" qdisc replace dev h1 root netem loss 100%
+			echo "qdisc replace dev p$p root netem loss 100%"
 		else
-			tc -n "$(fabric_ns "t0-p$p-0")" qdisc del dev h1 root
+			echo "qdisc del dev p$p root"
 		fi
-	done
+	done | tc -n "$NS_B" -batch -
 }
-under_load rp.
+under_load rpack.
 read -r to0 rp0 <<<"$(rto)"
 FAULT_T=$SECONDS
 back add
@@ -393,7 +406,7 @@ bw_stop "the ib_write_bw across the lost ACKs"
 # the reverse rotation falls there; the ones after it tell h1.
 pp=$(plane_paths 1)
 peer_ps() { netns "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0].peer_port_status'; }
-under_load rp.
+under_load rpps.
 ps0=$(peer_ps)
 FAULT_T=$SECONDS
 fabric_link_down h2-p1
@@ -421,8 +434,7 @@ bw_stop "the ib_write_bw across h2's plane 1 down and up"
 
 # -- a local plane goes down mid-transfer and comes back: its EVs are
 # skipped at once, nothing more leaves on it
-TAG=rp. rping_v 4096 "$ITERS" >"$LOGS/rp.out" 2>&1 &
-RP=$!
+rp_start rplp.
 sleep 1
 FAULT_T=$SECONDS
 fabric_link_down h1-p2
@@ -459,8 +471,7 @@ done
 L2="t0-p1-0:t1-p1-0"
 NF=$(by_mode 100 10)
 bg_bw 100
-TAG=rp. rping_v 4096 "$ITERS" >"$LOGS/rp.out" 2>&1 &
-RP=$!
+rp_start rpflap.
 sleep 1
 t=$(now_ns) FAULT_T=$SECONDS
 fabric_flap "$L2" "$NF" 30 30
