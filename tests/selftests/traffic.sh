@@ -131,10 +131,14 @@ fabric_start() {
 }
 
 bad() {
-	local pat=$1 out rc
+	local pat=$1 out rc seen=0
 	shift
 	out=$(A "$@" 2>&1); rc=$?
-	if [ "$rc" = 0 ] || ! grep -qiE "$pat" <<<"$out"; then
+	# bash's own ERE match, as grep -iE would (no process)
+	shopt -s nocasematch
+	[[ $out =~ $pat ]] && seen=1
+	shopt -u nocasematch
+	if [ "$rc" = 0 ] || [ "$seen" = 0 ]; then
 		echo "exit $rc: $out"
 		return 1
 	fi
