@@ -154,7 +154,7 @@ capture() {
 	cap_start t1 "t1-p$p-$j" d0 "$5"
 	"${@:6}"
 	end=$((SECONDS + $3))
-	while [ $SECONDS -lt $end ] && [ "$(grep -c . "$TMPD/h2")" -lt $N ]; do sleep 0.2; done
+	while [ $SECONDS -lt $end ] && [ "$(grep -c . "$TMPD/h2")" -lt $N ]; do nap 0.2; done
 	cap_stop h2
 	cap_stop t1
 }

@@ -16,9 +16,19 @@ by_mode() { if quick; then echo "$2"; else echo "$1"; fi; }
 # tmo SECS: a hang guard of SECS (far above a healthy run) times
 # MRC_TIMEOUT_SCALE, rounded up: slow kernels get longer, never shorter
 tmo() {
-	awk -v t="$1" -v s="${MRC_TIMEOUT_SCALE:-1}" \
-		'BEGIN { t = int(t * s + 0.999); print (t < 1 ? 1 : t) }'
+	local s=${MRC_TIMEOUT_SCALE:-1} t
+	if [[ $1 =~ ^[0-9]+$ && $s =~ ^[0-9]+$ ]]; then
+		t=$(($1 * s))
+		echo $((t < 1 ? 1 : t))
+	else
+		awk -v t="$1" -v s="$s" 'BEGIN { t = int(t * s + 0.999); print (t < 1 ? 1 : t) }'
+	fi
 }
+# nap SECS: sleep(1) without a process, for polling loops (an exec costs
+# ~0.2 s on the KASAN kernel): read times out on a pipe nobody writes to.
+# Opened here, once: a process substitution sets $!.
+exec {_nap_fd}<> <(:)
+nap() { read -rt "$1" -u "$_nap_fd" _ || true; }
 _ktap_n=0 _ktap_fail=0 _ktap_pass=0 _ktap_skip=0
 
 ktap_header() { # ktap_header PLAN
@@ -73,7 +83,7 @@ wait_for() {
 	shift
 	until "$@" >/dev/null 2>&1; do
 		[ $SECONDS -lt $end ] || return 1
-		sleep 0.1
+		nap 0.1
 	done
 }
 
@@ -87,17 +97,34 @@ export -f netns
 # wait_listen NS tcp|cm PORT [PID]: until a server in NS listens on PORT
 # (a TCP socket, or an rdma_cm ID), at most 30 s; gives up early when the
 # server PID has exited. A fixed sleep loses the race on a loaded machine.
+# A PID that is itself in NS (ip netns exec NS timeout ... &) has its TCP
+# sockets read from /proc, without a process per poll.
 wait_listen() {
 	local ns=$1 kind=$2 port=$3 pid=${4:-} end=$((SECONDS + 30))
 	until if [ "$kind" = cm ]; then
 		netns "$ns" rdma res show cm_id 2>/dev/null | grep -q "LISTEN.*:$port\b"
+	elif [ -n "$pid" ] && [ "/proc/$pid/ns/net" -ef "/run/netns/$ns" ]; then
+		_tcp_listens "$pid" "$port"
 	else
 		netns "$ns" ss -Hltn "sport = :$port" | grep -q .
 	fi; do
 		[ -z "$pid" ] || kill -0 "$pid" 2>/dev/null || return 1
 		[ $SECONDS -lt $end ] || return 1
-		sleep 0.1
+		nap 0.1
 	done
+}
+
+# _tcp_listens PID PORT: a TCP socket of PID's namespace listens on PORT
+# (state 0A in /proc/net/tcp and tcp6)
+_tcp_listens() {
+	local hex f laddr st
+	printf -v hex ':%04X' "$2"
+	for f in "/proc/$1/net/tcp" "/proc/$1/net/tcp6"; do
+		while read -r _ laddr _ st _; do
+			[[ $laddr == *"$hex" && $st == 0A ]] && return 0
+		done <"$f"
+	done 2>/dev/null
+	return 1
 }
 
 # setup_ns NAME...: fresh namespaces NAME-<pid> with lo up; sets $NAME

@@ -133,7 +133,7 @@ rc_qpns() {
 		jq -r ".[] | select(.ifname == \"$DEV_A\" and .type == \"RC\") | .lqpn"
 }
 old=$(rc_qpns | tr '\n' ' ')
-timeout "$TMO" ip netns exec "$NS_B" ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -D 60 -p "$PORT" \
+ip netns exec "$NS_B" timeout "$TMO" ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -D 60 -p "$PORT" \
 	>"$LOGS/ecn.srv" 2>&1 &
 spid=$!
 wait_listen "$NS_B" tcp "$PORT" "$spid"

@@ -163,7 +163,7 @@ bg_bw() {
 	for _ in $(seq 150); do
 		QPN=$(rc_qpn "$DEV_A")
 		[ -n "$QPN" ] && return 0
-		sleep 0.2
+		nap 0.2
 	done
 	return 1
 }

@@ -121,7 +121,7 @@ pair() {
 			echo "server did not start listening on port $PORT" >>"$log.server"
 			break
 		fi
-		sleep 0.1
+		nap 0.1
 	done
 	PAIR_T=$SECONDS
 	# shellcheck disable=SC2046
@@ -133,7 +133,7 @@ pair() {
 		# a client that failed may leave its server waiting, and so may a
 		# lost disconnect (lossy_end): some grace
 		if [ "$crc" != 0 ]; then end=$((SECONDS + GRACE)); else end=$((SECONDS + $(tmo 10))); fi
-		while kill -0 "$spid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do sleep 0.2; done
+		while kill -0 "$spid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do nap 0.2; done
 		kill "$spid" 2>/dev/null && SRV_KILLED=1
 	fi
 	wait "$spid"
@@ -316,7 +316,7 @@ t_rd_backoff() {
 	{
 		local end=$((SECONDS + $(tmo 60)))
 		while [ "$(hwc "$DEV_A" timeouts)" = "$to0" ] && [ "$SECONDS" -lt "$end" ]; do
-			sleep 0.1
+			nap 0.1
 		done
 		t1=$EPOCHREALTIME
 		sleep 3
