@@ -48,6 +48,9 @@ GID_A='' GID_B=''
 _topo_rules=0
 
 _topo_log() { echo "# topo: $*" >&2; }
+# netns NS CMD... as lib.sh defines it, for the demo and the bench, which
+# source only this file
+declare -F netns >/dev/null || netns() { nsenter --net="/run/netns/$1" "${@:2}"; }
 
 # topo_modules TYPE: the modules the tests need (no udev in the test VM)
 topo_modules() {
