@@ -94,19 +94,25 @@ wait_for() {
 netns() { nsenter --net="/run/netns/$1" "${@:2}"; }
 export -f netns
 
-# wait_listen NS tcp|cm PORT [PID]: until a server in NS listens on PORT
-# (a TCP socket, or an rdma_cm ID), at most 30 s; gives up early when the
-# server PID has exited. A fixed sleep loses the race on a loaded machine.
-# A PID that is itself in NS (ip netns exec NS timeout ... &) has its TCP
-# sockets read from /proc, without a process per poll.
+# wait_listen NS tcp|cm PORT [PID]: until a server in NS (empty: this
+# namespace) listens on PORT (a TCP socket, or an rdma_cm ID), a hang guard
+# of 30 s (tmo); gives up early when the server PID has exited. A fixed
+# sleep loses the race on a loaded machine. A PID that is itself in NS (ip
+# netns exec NS timeout ... &, once exec'd) has its TCP sockets read from
+# /proc, without a process per poll: a fork and exec cost ~0.3 s on the
+# KASAN kernel, and polls that spawn them slow the server they wait for.
 wait_listen() {
-	local ns=$1 kind=$2 port=$3 pid=${4:-} end=$((SECONDS + 30))
+	local ns=$1 kind=$2 port=$3 pid=${4:-} end out
+	end=$((SECONDS + $(tmo 30)))
 	until if [ "$kind" = cm ]; then
-		netns "$ns" rdma res show cm_id 2>/dev/null | grep -q "LISTEN.*:$port\b"
-	elif [ -n "$pid" ] && [ "/proc/$pid/ns/net" -ef "/run/netns/$ns" ]; then
-		_tcp_listens "$pid" "$port"
+		if [ -n "$ns" ]; then out=$(netns "$ns" rdma res show cm_id 2>/dev/null)
+		else out=$(rdma res show cm_id 2>/dev/null); fi
+		[[ $out =~ LISTEN[^$'\n']*:$port($|[^0-9]) ]]
+	elif [ -n "$pid" ]; then
+		{ [ -z "$ns" ] || [ "/proc/$pid/ns/net" -ef "/run/netns/$ns" ]; } &&
+			_tcp_listens "$pid" "$port"
 	else
-		netns "$ns" ss -Hltn "sport = :$port" | grep -q .
+		[ -n "$(netns "$ns" ss -Hltn "sport = :$port")" ]
 	fi; do
 		[ -z "$pid" ] || kill -0 "$pid" 2>/dev/null || return 1
 		[ $SECONDS -lt $end ] || return 1

@@ -115,7 +115,7 @@ bw_gbps() {
 
 rc_qpn() {
 	netns "${2:-$NS_A}" rdma -j res show qp |
-		jq -r ".[] | select(.ifname == \"${1:-$DEV_A}\" and .type == \"RC\") | .lqpn" | head -1
+		jq -r "first(.[] | select(.ifname == \"${1:-$DEV_A}\" and .type == \"RC\") | .lqpn) // empty"
 }
 
 fabric_start() {
