@@ -183,13 +183,15 @@ check "ECN: CE marks at t0-p1-0 -> t1-p1-0 counted on that path's EVs (path $mar
 # -- on the wire
 # cap NODE DEV FILE [NH]: capture 20 packets arriving on DEV whose outer
 # IPv6 next header is NH (default 41, IPv6-in-IPv6; 43: an SRH)
+# (CAP: its pid), once tcpdump says it listens
 cap() {
 	ip netns exec "$(fabric_ns "$1")" timeout "$TMO" tcpdump -nn -q -l -Q in -c 20 -i "$2" \
-		"ip6 and ip6[6] == ${4:-41}" >"$3" 2>/dev/null &
+		"ip6 and ip6[6] == ${4:-41}" >"$3" 2>"$3.err" &
+	CAP=$!
+	wait_for "$TMO" grep -q "listening on" "$3.err"
 }
-cap t1-p0-0 d0 "$LOGS/t1.cap"; c1=$!
-cap h2 p0 "$LOGS/h2.cap"; c2=$!
-sleep 2
+cap t1-p0-0 d0 "$LOGS/t1.cap"; c1=$CAP
+cap h2 p0 "$LOGS/h2.cap"; c2=$CAP
 pingpong "$PPW" 4096 >/dev/null
 wait "$c1" "$c2"
 t1da=fc00:0:$(fabric_usid t1-p0-0):$(fabric_usid t0-p0-1):$(fabric_usid h2)::
@@ -247,7 +249,7 @@ check "p3 down: traffic goes on over planes 0-2" pingpong "$PP" 4096
 check "p3 down: nothing sent on plane 3" \
 	test "$(plane_tx | awk '$1 == 3 { print $2 }')" = "$tx3"
 for h in h1 h2; do fabric_link_up "$h-p3"; done
-wait_for 10 bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
+wait_for "$TMO" bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
 	A -j plane show dev $DEV_A | jq -e '.[3].state == \"UP\"'"
 pingpong "$PP" 4096 >/dev/null
 check "p3 up: plane 3 carries traffic again" \
@@ -342,8 +344,7 @@ check "mrcctl monitor: plane 15 added (x15), plane 3 removed, path set of fd00::
 		any(.event == "plane" and .plane == 3 and .state == "REMOVED") and
 		any(.event == "path" and .peer == "fd00::2")' "$LOGS/mon"
 t1sid=fc00:0:$(fabric_usid t1-p1-1)::1
-cap t1-p1-1 d0 "$LOGS/srh.cap" 43; c1=$!
-sleep 2
+cap t1-p1-1 d0 "$LOGS/srh.cap" 43; c1=$CAP
 # two pingpongs: 20 packets for the capture on one of the 6 lists
 n=$(by_mode 200 50)
 check "srh mode: ibv_rc_pingpong -c, 4 KiB x $n" pingpong "$n" 4096

@@ -171,16 +171,15 @@ bg_bw() {
 # The load of the fault scenarios, from the operator's deny/allow to the
 # flaps: a bg_bw of each scenario's own in the full run; in the quick one,
 # one bg_bw across all of them (its QP meets every fault in turn, and a
-# start and stop cost ~20 s a scenario on the KASAN kernel).
+# start and stop cost ~20 s a scenario on the KASAN kernel). Either runs
+# until stopped: its 1200 s (x SCALE) are a hang guard, so "still runs"
+# judges that it never failed, not how fast a scenario went.
 # load_start: the scenario's bg_bw (QPN: its QP on h1)
 LOAD_SHARED=0
 load_start() {
-	if ! quick; then
-		bg_bw 100
-	elif [ "$LOAD_SHARED" = 0 ]; then
-		LOAD_SHARED=1
-		TMO=$((TMO + 1200 * ${SCALE%.*})) bg_bw 1200
-	fi
+	quick && [ "$LOAD_SHARED" = 1 ] && return 0
+	LOAD_SHARED=1
+	TMO=$((TMO + 1200 * ${SCALE%.*})) bg_bw 1200
 }
 # load_check WHAT: the bg_bw never failed (it still runs, no error); the
 # scenario's own is stopped
@@ -265,18 +264,21 @@ fault=$(now_ns) FAULT_T=$SECONDS
 fabric_netem "$L" loss 100%
 rp_wait
 check "blackhole $L mid-transfer: rping -V, 4 KiB x $ITERS, every byte compared" test $? = 0
-sleep 1
-evs "${qpn:-0}" >"$LOGS/evs3"
-# every EV of the path that sent into the hole found out (an EV that had
-# left the rotation before, GOOD on standby, sent nothing there)
+# every EV of the path that sent into the hole finds out (an EV that had
+# left the rotation before, GOOD on standby, sent nothing there); polled
+# under a hang guard while the hole stays: how soon is make bench's
 # shellcheck disable=SC2016 # $p and $t are jq's
-check "blackhole: the EVs of path $dead that sent after the fault are ASSUMED_BAD, none left in the rotation" \
+bh_retired() {
+	evs "${qpn:-0}" >"$LOGS/evs3" &&
 	jq -e --argjson p "${dead:-99}" --slurpfile a "$LOGS/evs2" '
 		($a[0] | map({key: (.ev | tostring), value: .tx_packets}) | from_entries) as $t |
 		length > 0 and [.[] | select(.path == $p and .slot and .state == "GOOD")] == [] and
 		([.[] | select(.path == $p and .tx_packets > ($t[.ev | tostring] // 0))] |
 			length > 0 and all(.[]; .state == "ASSUMED_BAD")) and
 		([.[] | select(.slot and .state == "GOOD")] | length) >= 120' "$LOGS/evs3"
+}
+check "blackhole: the EVs of path $dead that sent after the fault are ASSUMED_BAD, none left in the rotation" \
+	wait_for $((30 * ${SCALE%.*})) bh_retired
 # shellcheck disable=SC2016
 check "blackhole: monitor saw them go GOOD -> ASSUMED_BAD (loss), backups taking their slots" \
 	jq -se --argjson p "${dead:-99}" --argjson q "${qpn:-0}" '[.[] | select(.event == "ev" and
@@ -329,6 +331,15 @@ plane_paths() {
 plane_bytes() { A -j plane show dev "$DEV_A" | jq -r ".[] | select(.plane == $1) | .tx_bytes"; }
 plane_state() { A -j plane show dev "$DEV_A" | jq -e ".[] | select(.plane == $1) | .state == \"$2\""; }
 
+# out_of_rotation QPN PATHS: no EV of PATHS (a JSON array) is GOOD in a
+# rotation slot of QP QPN
+# shellcheck disable=SC2016 # $p is jq's
+out_of_rotation() {
+	evs "$1" >"$LOGS/evs.f" &&
+	jq -e --argjson p "$2" '($p | length) > 0 and length > 0 and
+		[.[] | select(.path as $x | $p | index($x)) | select(.slot and .state == "GOOD")] == []' \
+		"$LOGS/evs.f"
+}
 # fault NAME PATHS DOWN UP: under a long ib_write_bw (QP watched), rping
 # -V across DOWN (a command); then the EVs of PATHS (a JSON array of path
 # ids) must be out of the rotation. UP, and probes must bring them back.
@@ -340,12 +351,8 @@ fault() {
 	rp_wait
 	rc=$?
 	check "$name: rping -V 4 KiB x $ITERS across it, every byte compared" test $rc = 0
-	evs "${qpn:-0}" >"$LOGS/evs.f"
-	# shellcheck disable=SC2016 # $p is jq's
 	check "$name: no EV of paths $paths left in the rotation" \
-		jq -e --argjson p "$paths" '($p | length) > 0 and length > 0 and
-			[.[] | select(.path as $x | $p | index($x)) | select(.slot and .state == "GOOD")] == []' \
-		"$LOGS/evs.f"
+		wait_for $((30 * ${SCALE%.*})) out_of_rotation "$qpn" "$paths"
 	$up
 	check "$name: back: probes bring them back to GOOD" \
 		wait_for $((30 * ${SCALE%.*})) none_bad "$qpn" "$paths"
@@ -382,7 +389,18 @@ bq=$(netns "$NS_B" rdma -j res show qp | jq -r --arg d "$DEV_B" --argjson q "${Q
 sleep 1
 rt=$(fabric_ns t1-p1-0)
 tc -n "$rt" qdisc replace dev d0 root netem loss 100%
-sleep $((2 * ${SCALE%.*}))
+# acks_moved: for a second, no ACK on the dead path and some on the live
+# one. Polled under a hang guard (how soon is not judged), then a longer
+# window must show the same: they stay off it
+acks_moved() {
+	local a l
+	a=$(acks "${bq:-0}" "$rdead") l=$(acks "${bq:-0}" "$rlive")
+	sleep 1
+	test "${a:-x}" = "$(acks "${bq:-0}" "$rdead")" -a "$(acks "${bq:-0}" "$rlive")" -gt "${l:-0}"
+}
+t_rev=$SECONDS
+wait_for $((30 * ${SCALE%.*})) acks_moved
+ktap_info "h2's ACKs off the dead reverse path after about $((SECONDS - t_rev)) s"
 a0=$(acks "${bq:-0}" "$rdead") l0=$(acks "${bq:-0}" "$rlive")
 sleep 3
 a1=$(acks "${bq:-0}" "$rdead") l1=$(acks "${bq:-0}" "$rlive")
@@ -442,7 +460,17 @@ under_load rpps.
 ps0=$(peer_ps)
 FAULT_T=$SECONDS
 fabric_link_down h2-p1
-sleep 1
+# pp_quiet: h1 heard a port status change and, for a second, sent nothing
+# towards the plane. Polled under a hang guard, then a window of 2 s must
+# show the same
+pp_quiet() {
+	local x
+	test "$(peer_ps)" -gt "${ps0:-0}" || return 1
+	x=$(pp_tx "${qpn:-0}" "$pp")
+	sleep 1
+	test -n "$x" -a "$x" = "$(pp_tx "${qpn:-0}" "$pp")"
+}
+wait_for $((30 * ${SCALE%.*})) pp_quiet
 x0=$(pp_tx "${qpn:-0}" "$pp")
 sleep 2
 x1=$(pp_tx "${qpn:-0}" "$pp")
@@ -489,7 +517,7 @@ rp_start rplp.
 sleep 1
 FAULT_T=$SECONDS
 fabric_link_down h1-p2
-wait_for 10 plane_state 2 DOWN
+wait_for $((10 * ${SCALE%.*})) plane_state 2 DOWN
 b0=$(plane_bytes 2)
 rp_wait
 rc=$?
@@ -497,7 +525,7 @@ b1=$(plane_bytes 2)
 check "local plane 2 down mid-transfer: rping -V 4 KiB x $ITERS, every byte compared" test $rc = 0
 check "local plane 2 down: nothing more sent on it" test "$b0" = "$b1"
 fabric_link_up h1-p2
-wait_for 10 plane_state 2 UP
+wait_for $((10 * ${SCALE%.*})) plane_state 2 UP
 rping_v 4096 20 >/dev/null
 check "local plane 2 up: it carries traffic again" test "$(plane_bytes 2)" -gt "$b1"
 
@@ -520,7 +548,12 @@ done
 # IBV_WC_RETRY_EXC_ERR; nothing hangs
 TAG=dead. write_bw 65536 1000000 >"$LOGS/dead.out" 2>&1 &
 BW=$!
-sleep 3
+# the faults once its QP is up and writing (perftest takes seconds to
+# connect on the KASAN kernel)
+# shellcheck disable=SC2016 # $d is jq's
+rc_up() { netns "$NS_A" rdma -j res show qp | jq -e --arg d "$DEV_A" 'any(.[]; .ifname == $d and .type == "RC" and .state == "RTS")'; }
+wait_for $((60 * ${SCALE%.*})) rc_up
+sleep 1
 for p in 0 1 2 3; do fabric_netem "h1-p$p" loss 100%; done
 t=$SECONDS
 wait "$BW"
