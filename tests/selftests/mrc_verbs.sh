@@ -144,7 +144,7 @@ pair() {
 		PAIR_DIAG=()
 		return 0
 	fi
-	if lossy_end "${srv[0]}" "$pat" "$crc" "$log"; then
+	if lossy_end "${srv[0]}" "$pat" "$crc" "$src" "$log"; then
 		PAIR_NOTE="tool ending under loss: $LOSSY_END"
 		return 0
 	fi
@@ -158,28 +158,38 @@ pair() {
 	return 1
 }
 
-# lossy_end TOOL PATTERN CLIENT_RC LOG: under loss, the exchange ended in
-# one of the two ways the tools themselves allow. Both need a client that
-# exited 0 after the whole exchange (every message back, its data checked).
-#  - a pingpong has no closing handshake: the client exits on the server's
-#    last message, and when the ACK of that message is lost the server's
-#    resends find no QP: its last SEND ends in retry exceeded (12);
+# lossy_end TOOL PATTERN CLIENT_RC SERVER_RC LOG: under loss, the exchange
+# ended in one of the ways the tools themselves allow, each once the whole
+# exchange was through (one side exited 0 with every message in, its data
+# checked):
+#  - a pingpong has no closing handshake: each side exits once its own
+#    messages are acknowledged and the peer's are in. When the ACK of one
+#    side's last message is lost and the other side has exited, the
+#    resends find no QP: that last SEND ends in retry exceeded (12). The
+#    server's, when the client exited first (every reply in), or the
+#    client's, when the server did (all of the client's messages in, and
+#    its own last reply acknowledged: the client had it);
 #  - rping's client destroys its cm_id right after rdma_disconnect(), and
 #    ib_cm stops resending a DREQ whose id is gone: when that one MAD is
 #    lost the server never hears of the disconnect and waits (it is given
 #    10 s, scaled, then stopped).
 # Sets LOSSY_END to what happened; the case's output notes it.
 lossy_end() {
-	local tool=$1 pat=$2 crc=$3 log=$4
-	[ "$LOSSY" = 1 ] && [ "$crc" = 0 ] && [ -n "$pat" ] &&
-		grep -Eq "$pat" "$log.client" || return 1
+	local tool=$1 pat=$2 crc=$3 src=$4 log=$5 rx='transport retry counter exceeded \(12\)'
+	[ "$LOSSY" = 1 ] && [ -n "$pat" ] || return 1
 	case $tool in
 	ibv_rc_pingpong | ibv_srq_pingpong)
-		[ "$SRV_KILLED" = 0 ] &&
-			grep -q 'transport retry counter exceeded (12)' "$log.server" || return 1
-		LOSSY_END="the ACK of the server's last message was lost after the client closed: its resends ended in retry exceeded" ;;
+		[ "$SRV_KILLED" = 0 ] || return 1
+		if [ "$crc" = 0 ] && has "$pat" "$log.client" && has "$rx" "$log.server"; then
+			LOSSY_END="the ACK of the server's last message was lost after the client closed: its resends ended in retry exceeded"
+		elif [ "$src" = 0 ] && has "$pat" "$log.server" && has "$rx" "$log.client"; then
+			LOSSY_END="the ACK of the client's last message was lost after the server closed: its resends ended in retry exceeded"
+		else
+			return 1
+		fi ;;
 	rping)
-		[ "$SRV_KILLED" = 1 ] && grep -Eq "$pat" "$log.server" || return 1
+		[ "$crc" = 0 ] && [ "$SRV_KILLED" = 1 ] && has "$pat" "$log.client" &&
+			has "$pat" "$log.server" || return 1
 		LOSSY_END="the client's DREQ was lost (ib_cm does not resend it once rping destroys the id): server stopped" ;;
 	*) return 1 ;;
 	esac
