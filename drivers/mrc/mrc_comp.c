@@ -475,7 +475,8 @@ static void check_missing(struct mrc_qp *qp, u32 p, u32 high)
 /*
  * The probe sent on @e was answered: for every EV of its path if it is
  * exact (one probe tests a source route for all of them, see
- * mrc_evset_probes()), else for @e alone.
+ * mrc_evset_probes()), else for @e alone; never for an ASSUMED_BAD EV
+ * that went bad after the probe left (mrc_ev_probe_after_bad()).
  */
 static void probe_answered(struct mrc_qp *qp, struct mrc_ev *e)
 {
@@ -487,6 +488,9 @@ static void probe_answered(struct mrc_qp *qp, struct mrc_ev *e)
 
 		if (o != e && !(e->exact && o->exact && o->path == e->path &&
 				o->state == MRC_EV_STATE_ASSUMED_BAD))
+			continue;
+		if (o->state == MRC_EV_STATE_ASSUMED_BAD &&
+		    !mrc_ev_probe_after_bad(e, o))
 			continue;
 		o->probe_wait = false;
 		mrc_qp_ev_signal(qp, i, MRC_EV_SIG_PROBE_OK);

@@ -100,6 +100,8 @@ static inline u32 mrc_ev_flow(u32 ev) { return ev & 0xffff; }
  * @deliv_us: its send time
  * @srtt_us: smoothed RTT of packets sent on it (0: no sample yet)
  * @probe_us: when it is probed next (ASSUMED_BAD)
+ * @probe_tx_ns: when its last probe went out (ktime_get_ns())
+ * @bad_ns: when it last went ASSUMED_BAD (ktime_get_ns())
  * @tx_pkts: packets sent on it
  * @tx_bytes: their bytes
  * @retrans: retransmissions sent on it
@@ -129,6 +131,8 @@ struct mrc_ev {
 	u32 loss_seq;
 	u32 srtt_us;
 	u32 probe_us;
+	u64 probe_tx_ns;
+	u64 bad_ns;
 	u64 tx_pkts;
 	u64 tx_bytes;
 	u64 retrans;
@@ -231,6 +235,18 @@ static inline void mrc_ev_delivered(struct mrc_ev *e, u32 seq)
 {
 	if ((s32)(seq - e->loss_seq) > 0)
 		e->loss_run = 0;
+}
+
+/*
+ * Whether the answer to the last probe on @probed tells anything of @e's
+ * path now: only if that probe went out after @e went ASSUMED_BAD. One
+ * sent before (queued behind data for hundreds of ms under load) left
+ * before the fault, and would bring back EVs of a path that is dead.
+ */
+static inline bool mrc_ev_probe_after_bad(const struct mrc_ev *probed,
+					  const struct mrc_ev *e)
+{
+	return probed->probe_tx_ns >= e->bad_ns;
 }
 
 /* the EV @value names in @evs, or NULL (not one of its EVs) */

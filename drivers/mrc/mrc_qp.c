@@ -568,6 +568,7 @@ void mrc_qp_ev_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig)
 		/* probe it at the next chance */
 		e->probe_wait = false;
 		e->probe_us = mrc_now_us();
+		e->bad_ns = ktime_get_ns();
 		mrc_count(mdev, MRC_CNT_EV_BAD, 1);
 	} else if (chg.old == MRC_EV_STATE_ASSUMED_BAD) {
 		mrc_count(mdev, MRC_CNT_EV_RECOVERED, 1);

@@ -586,6 +586,7 @@ static void send_probe(struct mrc_qp *qp, u32 i, struct sk_buff_head *txq)
 	mrc_bth_init(skb->data, MRC_OP_PROBE, 0, false, 0, IB_DEFAULT_PKEY_FULL,
 		     qp->attr.dest_qp_num, qp->req.snd_nxt);
 	mrc_peth_set(mrc_pkt_hdr(&pkt, MRC_H_PETH), i, now_us());
+	qp->evs->ev[i].probe_tx_ns = ktime_get_ns();
 	mrc_qp_stamp_ev(qp, skb, i);
 	mrc_count(qp->mdev, MRC_CNT_PROBE_TX, 1);
 	__skb_queue_tail(txq, skb);

@@ -524,6 +524,26 @@ static void probes_recover(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 128, mrc_evset_usable(evs));
 }
 
+/*
+ * An answer counts for an ASSUMED_BAD EV only if its probe left after the
+ * EV went bad: one sent before, held in a queue, predates the fault
+ */
+static void probe_after_bad(struct kunit *test)
+{
+	struct mrc_ev probed = { .probe_tx_ns = 1000 }, e = { .bad_ns = 2000 };
+
+	KUNIT_EXPECT_FALSE(test, mrc_ev_probe_after_bad(&probed, &e));
+	probed.probe_tx_ns = 2000;
+	KUNIT_EXPECT_TRUE(test, mrc_ev_probe_after_bad(&probed, &e));
+	probed.probe_tx_ns = 5000;
+	KUNIT_EXPECT_TRUE(test, mrc_ev_probe_after_bad(&probed, &e));
+	/* the same EV: its probe of before the loss, then one after */
+	e.probe_tx_ns = 1500;
+	KUNIT_EXPECT_FALSE(test, mrc_ev_probe_after_bad(&e, &e));
+	e.probe_tx_ns = 2500;
+	KUNIT_EXPECT_TRUE(test, mrc_ev_probe_after_bad(&e, &e));
+}
+
 /* retire EV @i as the requester does, to be probed from @now on */
 static void retire_at(struct kunit *test, struct mrc_evset *evs, u32 i,
 		      u32 now)
@@ -704,6 +724,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(path_failure),
 	KUNIT_CASE(floor_holds),
 	KUNIT_CASE(probes_recover),
+	KUNIT_CASE(probe_after_bad),
 	KUNIT_CASE(probe_schedule),
 	KUNIT_CASE(skip_one_round),
 	KUNIT_CASE(deny_allow),
