@@ -8,7 +8,7 @@
 #   make distro       modules against Debian's linux-headers-6.12-amd64
 #   make check        builds, then the fast tier of the tests in the VM (CI runs it):
 #                     KUnit and every selftest in quick mode on the KASAN kernel,
-#                     every selftest full length on Debian's; ends "N passed, M failed"
+#                     and on Debian's at its real speed; ends "N passed, M failed"
 #   make check-full   the same with every selftest full length on both kernels
 #   make coverage     line coverage of drivers/mrc reached by a tier on the KASAN
 #                     kernel (TIER=quick, the default, or TIER=full)
