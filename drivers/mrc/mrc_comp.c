@@ -293,6 +293,19 @@ static bool in_flight(struct mrc_req *r, u32 psn)
 	       mrc_psn_diff(psn, r->snd_nxt) < 0;
 }
 
+/*
+ * Can an acknowledgment up to @psn be genuine? Not if it acknowledges a
+ * PSN never sent: it is forged, or stale from an earlier QP of the same
+ * number, and acting on it would complete WRs whose data never arrived.
+ * Nor if it is older than anything still in flight could have drawn
+ * (MRC_TX_WIN before snd_una): its EV and port news are stale too.
+ */
+static bool ack_in_window(const struct mrc_req *r, u32 psn)
+{
+	return mrc_psn_diff(psn, r->snd_nxt) < 0 &&
+	       mrc_psn_diff(psn, r->snd_una) >= -(s32)MRC_TX_WIN - 1;
+}
+
 /* the EV @psn was last sent on, or NULL (no EV set) */
 static struct mrc_ev *ev_of(struct mrc_qp *qp, u32 psn)
 {
@@ -363,8 +376,6 @@ static void ack_upto(struct mrc_qp *qp, u32 psn)
 	struct mrc_req *r = &qp->req;
 	u32 p;
 
-	if (mrc_psn_diff(psn, r->snd_nxt) >= 0)
-		psn = mrc_psn_add(r->snd_nxt, -1);
 	for (p = r->snd_una; mrc_psn_diff(psn, p) >= 0; p = mrc_psn_add(p, 1))
 		ack_one(qp, p);
 }
@@ -692,6 +703,17 @@ void mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
 		return;
 	}
+	/*
+	 * A SACK acknowledges only what was sent. An RTR QP has sent nothing
+	 * and has no send PSNs yet: its SACKs answer reverse-set probes.
+	 */
+	if (pkt->opcode == MRC_OP_SACK) {
+		mrc_seth_read(mrc_pkt_hdr(pkt, MRC_H_SETH), &s);
+		if (qp->state != IB_QPS_RTR && !ack_in_window(r, s.cack_psn)) {
+			mrc_count(qp->mdev, MRC_CNT_ACK_BAD_PSN, 1);
+			return;
+		}
+	}
 	if (qp->state == IB_QPS_RTR || r->snd_una == r->snd_nxt) {
 		/*
 		 * Nothing to acknowledge, but an idle QP probes its EVs too,
@@ -700,7 +722,6 @@ void mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		 */
 		if (pkt->opcode == MRC_OP_SACK) {
 			mrc_count(qp->mdev, MRC_CNT_SACK_RX, 1);
-			mrc_seth_read(mrc_pkt_hdr(pkt, MRC_H_SETH), &s);
 			sack_ev(qp, &s);
 			mrc_req_run(qp, txq);
 		} else {
@@ -714,6 +735,10 @@ void mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		syn = mrc_aeth_syn(mrc_pkt_hdr(pkt, MRC_H_AETH));
 		switch (syn >> 5) {
 		case 0:				/* ACK */
+			if (!ack_in_window(r, psn)) {
+				mrc_count(qp->mdev, MRC_CNT_ACK_BAD_PSN, 1);
+				return;
+			}
 			ack_upto(qp, psn);
 			break;
 		case 1:				/* RNR NAK */
@@ -740,7 +765,6 @@ void mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		break;
 	case MRC_OP_SACK:
 		mrc_count(qp->mdev, MRC_CNT_SACK_RX, 1);
-		mrc_seth_read(mrc_pkt_hdr(pkt, MRC_H_SETH), &s);
 		sack_recv(qp, &s);
 		break;
 	case MRC_OP_NACK:

@@ -484,6 +484,36 @@ static bool is_ours(struct mrc_plane *plane, struct sk_buff *skb,
 	return false;
 }
 
+/*
+ * An RC QP hears only its peer: the source of the (inner) IP header must
+ * be the address its AV sends to, or, on UDP paths, which run between
+ * plane addresses, the peer's end of one. A packet from anywhere else is
+ * forged, or meant for an earlier QP of the same number. qp->lock held:
+ * the AV and the path set change under it.
+ */
+static bool from_peer(struct mrc_qp *qp, const struct sk_buff *skb)
+{
+	const struct mrc_pathset *ps;
+	struct in6_addr src;
+	u32 i;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &src);
+	else
+		src = ipv6_hdr(skb)->saddr;
+	if (ipv6_addr_equal(&src, &qp->av.daddr))
+		return true;
+	ps = rcu_dereference_protected(qp->ps, lockdep_is_held(&qp->lock));
+	for (i = 0; ps && i < ps->npaths; i++) {
+		const struct mrc_path_cfg *cfg = &ps->paths[i]->cfg;
+
+		if (cfg->mode == MRC_PATH_MODE_UDP &&
+		    ipv6_addr_equal(&src, mrc_path_cfg_daddr(cfg)))
+			return true;
+	}
+	return false;
+}
+
 static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 {
 	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
@@ -508,6 +538,8 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 			mrc_count(mdev, MRC_CNT_MALFORMED, 1);
 	} else if (qp->ibqp.qp_type != IB_QPT_RC) {
 		mrc_count(mdev, MRC_CNT_MALFORMED, 1);
+	} else if (qp->av.family && !from_peer(qp, skb)) {
+		mrc_count(mdev, MRC_CNT_WRONG_SRC, 1);
 	} else if (pkt->mask & MRC_H_REQ) {
 		mrc_resp_recv(qp, skb, &txq);
 	} else if (pkt->opcode == MRC_OP_PROBE) {

@@ -253,7 +253,7 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
  * tell the requester what arrived, NAK, and move the QP to ERR, as IB
  * does for this class of errors.
  */
-static void fatal(struct mrc_qp *qp, u8 syn, u32 psn, struct sk_buff_head *txq)
+static void nak_fatal(struct mrc_qp *qp, u8 syn, u32 psn, struct sk_buff_head *txq)
 {
 	send_ack(qp, psn, txq);
 	send_aeth(qp, syn, psn, txq);
@@ -426,7 +426,7 @@ static void exec_rd(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 			mark_range(qp, rq->psn, 1);
 	}
 	if (!ok)
-		fatal(qp, MRC_AETH_NAK_ACC, rq->psn, txq);
+		nak_fatal(qp, MRC_AETH_NAK_ACC, rq->psn, txq);
 }
 
 /* Parked requests whose turn has come */
@@ -479,13 +479,19 @@ static void duplicate(struct mrc_qp *qp, struct mrc_pkt *pkt, u32 psn,
 
 	mrc_count(qp->mdev, MRC_CNT_DUP, 1);
 	if (pkt->opcode == MRC_OP_READ_REQ) {
+		/* a forged "duplicate" never passed the check of a new one */
+		if (!(qp->attr.qp_access_flags & IB_ACCESS_REMOTE_READ)) {
+			mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
+			return;
+		}
 		parse_rd(pkt, &rq);
 		if (read_npkts(qp, rq.len) > MRC_READ_CHUNK) {
 			mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
 			return;
 		}
+		/* a request it answered once cannot end the QP now */
 		if (!exec_read(qp, &rq, txq))
-			fatal(qp, MRC_AETH_NAK_ACC, psn, txq);
+			mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
 		return;
 	}
 	if (pkt->opcode == MRC_OP_CMP_SWAP || pkt->opcode == MRC_OP_FETCH_ADD) {
@@ -648,19 +654,23 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
 		return;
 	}
+	/*
+	 * The PSN first: one beyond the window is dropped and a duplicate
+	 * answered again, whatever they ask; only a new request may end the
+	 * QP (a forged one would otherwise need no more than the QPN). The
+	 * EV and ECN mark it came with count only from here on.
+	 */
+	d = mrc_psn_diff(psn, rs->win.base);
+	if (d >= (s32)rs->win.size) {
+		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
 	rs->last_ev = pkt->ev;
 	if (pkt->ce) {
 		rs->ce_ev = pkt->ev;
 		rs->ce_pending = true;
 	}
-	if ((qp->attr.qp_access_flags & qp_access(pkt->opcode)) !=
-	    qp_access(pkt->opcode)) {
-		mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
-		fatal(qp, MRC_AETH_NAK_INV, psn, txq);
-		return;
-	}
-	d = mrc_psn_diff(psn, rs->win.base);
-	if (d < 0 || (d < rs->win.size && mrc_psn_win_test(&rs->win, psn))) {
+	if (d < 0 || mrc_psn_win_test(&rs->win, psn)) {
 		duplicate(qp, pkt, psn, txq);
 		return;
 	}
@@ -668,12 +678,18 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		n = read_npkts(qp, mrc_reth_len(mrc_pkt_hdr(pkt, MRC_H_RETH)));
 		if (n > MRC_READ_CHUNK) {	/* mrc requesters never ask more */
 			mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
-			fatal(qp, MRC_AETH_NAK_INV, psn, txq);
+			nak_fatal(qp, MRC_AETH_NAK_INV, psn, txq);
 			return;
 		}
 	}
 	if (d + n > rs->win.size) {
 		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
+	if ((qp->attr.qp_access_flags & qp_access(pkt->opcode)) !=
+	    qp_access(pkt->opcode)) {
+		mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
+		nak_fatal(qp, MRC_AETH_NAK_INV, psn, txq);
 		return;
 	}
 	if (d)
@@ -711,10 +727,10 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 			return;
 		case NAK_INV:
 			mrc_count(qp->mdev, MRC_CNT_BOUNDS_ERR, 1);
-			fatal(qp, MRC_AETH_NAK_INV, psn, txq);
+			nak_fatal(qp, MRC_AETH_NAK_INV, psn, txq);
 			return;
 		case NAK_ACC:
-			fatal(qp, MRC_AETH_NAK_ACC, psn, txq);
+			nak_fatal(qp, MRC_AETH_NAK_ACC, psn, txq);
 			return;
 		default:
 			mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);

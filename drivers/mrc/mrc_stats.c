@@ -39,6 +39,8 @@ static const struct rdma_stat_desc mrc_counter_names[] = {
 	[MRC_CNT_PROBE_RX]	= { .name = "probes_received" },
 	[MRC_CNT_PEER_PLANES]	= { .name = "peer_port_status" },
 	[MRC_CNT_RTO_PROBE]	= { .name = "rto_probes" },
+	[MRC_CNT_ACK_BAD_PSN]	= { .name = "acks_bad_psn" },
+	[MRC_CNT_WRONG_SRC]	= { .name = "rx_wrong_source" },
 };
 
 /*

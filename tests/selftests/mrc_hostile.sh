@@ -1,0 +1,244 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Packets nobody should trust: forged MRC packets (mrc_inject.py, raw
+# sockets in the peer's namespace, with a correct ICRC so that only what
+# they claim is wrong) sent at live RC QPs of two mrc devices over a veth
+# (topo_ns). mrc must drop them, count them and go on:
+#
+#   - ghost acknowledgments: while a WRITE cannot arrive (tc drops every
+#     RoCE packet h1 sends), ACKs and SACKs from the peer's address that
+#     acknowledge PSNs never sent. The WRITE must not complete: it ends in
+#     IBV_WC_RETRY_EXC_ERR (status 12), and acks_bad_psn counts them
+#   - ACKs of exactly the WRITEs' PSNs, from an address of the peer's
+#     host that is not the peer QP's: the same end, rx_wrong_source counts
+#   - forged requests at a QP that moves data: a duplicate READ (the PSN
+#     before the first the QP received) with a bad rkey, and a CMP_SWAP
+#     far beyond the PSN window, which the QP's access flags refuse. The
+#     QP must not go to ERR (it NAKs when it does: naks_sent; ib_write_bw
+#     in duration mode would not notice), ib_write_bw completes on both
+#     sides, and the responder counted them (rkey_violations, rx_dropped)
+#
+# Environment: MRC_TIMEOUT_SCALE (slow kernels: longer hang guards);
+# MRC_QUICK=1: the transfer the forged requests meet runs 4 s instead of 8
+# (times MRC_TIMEOUT_SCALE; every forgery is still sent).
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2317 # functions called through check
+DIR=$(cd "$(dirname "$0")" && pwd)
+source "$DIR/lib.sh"
+source "$DIR/topo.sh"
+source "$DIR/traffic.sh"
+require_root
+for t in ib_write_bw python3 jq tc; do
+	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
+done
+
+TMO=$(tmo 120)
+LOGS=$(mktemp -d /tmp/mrc_hostile.XXXXXX)
+INJECT=$DIR/mrc_inject.py
+# an address of h2's namespace that no QP of h1 talks to
+OTHER=10.77.0.99
+# shellcheck disable=SC2154 # MRC_TEST_LOGS: the harness keeps the logs there
+trap 'topo_cleanup
+	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_hostile.d"
+	rm -rf "$LOGS"' EXIT
+
+ktap_header 8
+
+# counter DEV NAME: a counter of DEV (in h1's or h2's namespace)
+counter() {
+	local ns=$NS_A
+	[ "$1" = "$DEV_B" ] && ns=$NS_B
+	netns "$ns" rdma -j statistic show link "$1/1" | jq -r ".[0].$2"
+}
+# counters_info DEV: DEV's counters that are not 0, as a diagnostic
+counters_info() {
+	local ns=$NS_A
+	[ "$1" = "$DEV_B" ] && ns=$NS_B
+	ktap_info "$1: $(netns "$ns" rdma -j statistic show link "$1/1" |
+		jq -r '.[0] | to_entries | map(select((.value | type) == "number" and .value > 0) |
+			"\(.key) \(.value)") | join(", ")')"
+}
+# addr_of LOG local|remote QPN|PSN: a field of perftest's address lines
+addr_of() {
+	sed -n "s/.*$2 address:.* $3 \(0x[0-9a-fA-F]*\).*/\1/p" "$1" | head -1
+}
+# injector NS TAG ARGS...: mrc_inject.py in namespace NS (the other
+# side's: a packet to a local address would not cross the veth), started
+# now in the background, sending once go TAG opens its window (python
+# takes seconds to start on the KASAN kernel, more than a QP's retry
+# budget leaves); --psn in ARGS is an offset from the PSN go gives.
+# injectors_up: every injector started is up (they start side by side).
+INJ=()
+injector() {
+	netns "$1" python3 "$INJECT" --wait "$LOGS/${2}go" --ready "$LOGS/${2}ready.${#INJ[@]}" \
+		"${@:3}" &
+	INJ+=($!)
+}
+_all_ready() {
+	local i
+	for i in "${!INJ[@]}"; do [ -e "$LOGS/${1}ready.$i" ] || return 1; done
+}
+injectors_up() { wait_for "$(tmo 60)" _all_ready "$1"; }
+# go TAG QPN PSN: the injectors of TAG send, at QP QPN from PSN
+go() {
+	echo "$2 $3" >"$LOGS/${1}go.t" && mv "$LOGS/${1}go.t" "$LOGS/${1}go"
+}
+# injected: every injector ended well
+injected() {
+	local pid rc=0
+	for pid in "${INJ[@]}"; do wait "$pid" || rc=1; done
+	INJ=()
+	return $rc
+}
+# sent_since N: h1's device sent more than N packets (a WRITE is out)
+sent_since() { test "$(counter "$DEV_A" tx_packets)" -gt "$1"; }
+
+# client_up TAG: the client of TAG printed its QP and that QP is RTS
+client_up() {
+	local q
+	q=$(addr_of "$LOGS/${1}cli" local QPN)
+	[ -n "$q" ] || return 1
+	netns "$NS_A" rdma -j res show qp | jq -e --arg d "$DEV_A" --argjson q "$((q))" \
+		'any(.[]; .ifname == $d and .lqpn == $q and .state == "RTS")'
+}
+
+# stalled_write TAG: ib_write_bw h1 -> h2, 5 x 1 KiB (one packet each:
+# WRITE i has PSN P + i - 1) one at a time (its least), whose WRITEs
+# cannot arrive (tc drops every RoCE packet h1
+# sends), in the background (CLI, SRV: the pids). Once the first WRITE
+# has left (h1's device counted it), go TAG with the client's QP and PSN.
+# Each WRITE that completes lets the next one go. The QP timeout (-u 18:
+# 1 s, 7 retries) leaves the injectors about 8 s; on the KASAN kernel
+# the polls that see the first WRITE leave take seconds.
+stalled_write() {
+	local t0
+	t0=$(counter "$DEV_A" tx_packets)
+	PORT=$((PORT + 1))
+	ip netns exec "$NS_B" timeout -k 5 "$TMO" ib_write_bw -d "$DEV_B" -x "$GID_B" \
+		-F -u 18 -s 1024 -n 5 -t 1 -p "$PORT" >"$LOGS/${1}srv" 2>&1 &
+	SRV=$!
+	wait_listen "$NS_B" tcp "$PORT" "$SRV" || return 1
+	ip netns exec "$NS_A" timeout -k 5 "$TMO" stdbuf -oL ib_write_bw -d "$DEV_A" -x "$GID_A" \
+		-F -u 18 -s 1024 -n 5 -t 1 -p "$PORT" "$IP_B" >"$LOGS/${1}cli" 2>&1 &
+	CLI=$!
+	wait_for "$(tmo 60)" client_up "$1" && wait_for "$(tmo 30)" sent_since "${t0:-0}" || return 1
+	Q=$(addr_of "$LOGS/${1}cli" local QPN) P=$(addr_of "$LOGS/${1}cli" local PSN)
+	go "$1" "$Q" "$P"
+}
+# stalled_end: wait for the client (CRC: its exit status), stop the server
+stalled_end() {
+	wait "$CLI"
+	CRC=$?
+	kill "$SRV" 2>/dev/null
+	wait "$SRV" 2>/dev/null
+}
+# stalled_under TAG WHAT: the injectors of TAG (started) meet a stalled
+# write, whose client must end with retry exceeded; WHAT names them
+stalled_under() {
+	injectors_up "$1"
+	stalled_write "$1" ||
+		{ ktap_info "the client did not start: $(tail -n 3 "$LOGS/${1}cli")"; go "$1" 0 0; }
+	ktap_info "h1's QP $Q, its WRITEs at PSN $P to $P + 4: $2"
+	injected
+	stalled_end
+	check "$2: the WRITEs they would acknowledge fail with retry exceeded" \
+		retry_exceeded "$CRC" "$1"
+	counters_info "$DEV_A"
+}
+# retry_exceeded RC TAG: the client of TAG ended with retry exceeded
+retry_exceeded() {
+	[ "$1" != 0 ] && grep -qE 'status (12|transport retry counter exceeded)' "$LOGS/${2}cli" &&
+		return 0
+	echo "client exit $1"
+	tail -n 4 "$LOGS/${2}cli"
+	return 1
+}
+
+if ! topo_ns mrc >"$LOGS/topo" 2>&1; then
+	ktap_fail "mrc pair up (topo_ns)"
+	sed 's/^/#   /' "$LOGS/topo" | tail -15
+	ktap_finish
+fi
+ktap_pass "mrc pair up (topo_ns)"
+ip -n "$NS_B" addr add "$OTHER/24" dev "$VETH_B"
+# h1's RoCE packets dropped on the way out; TCP (perftest's handshake) passes
+tc -n "$NS_A" qdisc add dev "$VETH_A" root handle 1: prio
+drop_roce() {
+	tc -n "$NS_A" filter "$1" dev "$VETH_A" parent 1: pref 10 protocol ip u32 \
+		match ip protocol 17 0xff match ip dport 4791 0xffff action drop
+}
+
+# -- ghost acknowledgments, from the peer's own address: 10 ACKs and 10
+# SACKs of the first WRITE's PSN + 100, over 2 s: enough for all 5 WRITEs,
+# were they believed
+drop_roce add
+b0=$(counter "$DEV_A" acks_bad_psn)
+injector "$NS_B" ghost. --dst "$IP_A" --src "$IP_B" --psn 100 --count 10 --gap 0.2 ack
+injector "$NS_B" ghost. --dst "$IP_A" --src "$IP_B" --psn 100 --count 10 --gap 0.2 sack
+stalled_under ghost. "ghost ACKs and SACKs (PSN + 100, never sent) from $IP_B"
+b1=$(counter "$DEV_A" acks_bad_psn)
+ktap_info "h1's acks_bad_psn $b0 -> $b1"
+check "ghost ACKs and SACKs: counted in acks_bad_psn" test "${b1:-0}" -gt "${b0:-0}"
+
+# -- the WRITEs' own PSNs, from an address that is not the peer's: each
+# PSN twice 0.2 s apart (the WRITE after a believed one is posted within
+# that time), and 10 times the last WRITE's PSN, which would acknowledge
+# each WRITE in turn as the window check sees it: the source check must
+# catch both before it
+w0=$(counter "$DEV_A" rx_wrong_source) b0=$(counter "$DEV_A" acks_bad_psn)
+injector "$NS_B" src. --dst "$IP_A" --src "$OTHER" --count 10 --gap 0.2 --psn-every 2 ack
+injector "$NS_B" src. --dst "$IP_A" --src "$OTHER" --psn 4 --count 10 --gap 0.2 ack
+stalled_under src. "ACKs of each WRITE's PSN and of the last one from $OTHER"
+w1=$(counter "$DEV_A" rx_wrong_source) b1=$(counter "$DEV_A" acks_bad_psn)
+ktap_info "h1's rx_wrong_source $w0 -> $w1, acks_bad_psn $b0 -> $b1"
+check "ACKs from another address: counted in rx_wrong_source, none reached the PSN check" \
+	test "${w1:-0}" -gt "${w0:-0}" -a "${b1:-x}" = "${b0:-y}"
+drop_roce del
+
+# -- forged requests at a QP that moves data: h2's QP of an ib_write_bw
+# that runs for a set time (the forgeries must meet it), whose first
+# expected PSN is the client's (perftest prints both)
+r0=$(counter "$DEV_B" rkey_violations) d0=$(counter "$DEV_B" rx_dropped)
+n0=$(counter "$DEV_B" naks_sent)
+injector "$NS_A" req. --dst "$IP_B" --src "$IP_A" --psn -1 --count 3 \
+	read --rkey 0xdead --va 0x1000 --len 4096
+injector "$NS_A" req. --dst "$IP_B" --src "$IP_A" --psn $((1 << 22)) --count 3 \
+	cmp-swap --rkey 0xdead --va 0x1000
+injectors_up req.
+D=$(tmo "$(by_mode 8 4)")
+TAG=req. pair ib_write_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -s 65536 -t 8 -D "$D" -- \
+	ib_write_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -s 65536 -t 8 -D "$D" "$IP_B" \
+	>"$LOGS/req.out" 2>&1 &
+BW=$!
+# as soon as the client printed both QPs (h2's is RTR or RTS by then)
+remote_known() { [ -n "$(addr_of "$LOGS/${1}cli" remote QPN)" ]; }
+if wait_for "$(tmo 60)" remote_known req.; then
+	Q=$(addr_of "$LOGS/req.cli" remote QPN) P=$(addr_of "$LOGS/req.cli" local PSN)
+	go req. "$Q" "$P"
+	ktap_info "h2's QP $Q, first PSN $P: a READ of PSN $P - 1 (bad rkey), a CMP_SWAP of PSN $P + 2^22"
+else
+	go req. 0 0
+fi
+injected
+# what_moved: the forgeries reached h2's QP (their counters moved)
+what_moved() {
+	test "$(counter "$DEV_B" rkey_violations)" -gt "${r0:-0}" -a \
+		"$(counter "$DEV_B" rx_dropped)" -gt "${d0:-0}"
+}
+wait_for "$(tmo 10)" what_moved
+n1=$(counter "$DEV_B" naks_sent)
+ktap_info "h2's naks_sent $n0 -> $n1"
+check "forged requests: h2's QP did not go to ERR (it sent no NAK, as it does when it does)" \
+	test "${n1:-x}" = "${n0:-y}"
+wait "$BW"
+rc=$?
+[ "$rc" = 0 ] || cat "$LOGS/req.out"
+check "forged requests (a duplicate READ with a bad rkey, a CMP_SWAP beyond the window): the QP stays up, ib_write_bw completes" \
+	test "$rc" = 0
+r1=$(counter "$DEV_B" rkey_violations) d1=$(counter "$DEV_B" rx_dropped)
+counters_info "$DEV_B"
+ktap_info "h2's rkey_violations $r0 -> $r1, rx_dropped $d0 -> $d1"
+check "forged requests: counted (rkey_violations, rx_dropped)" \
+	test "${r1:-0}" -gt "${r0:-0}" -a "${d1:-0}" -gt "${d0:-0}"
+ktap_finish

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Send forged MRC packets, as any node on a plane could.
+
+    mrc_inject.py [--src ADDR] --dst ADDR --qpn N --psn N [--count N]
+                  [--gap SECS] [--psn-every K] OP [OP args]
+
+sends --count packets --gap seconds apart; with --psn-every K, the PSN
+moves on by one after every K of them. With --wait FILE it starts at once
+but sends only when FILE appears, and takes the QPN and the PSN from it
+("QPN PSN"); --ready FILE2 is created once it is up. A caller can start
+it ahead of a short window (python takes seconds to start on a slow
+kernel) and open the window with one write.
+
+OP is one of
+    ack [--syn S]                  ACK (AETH syndrome S, default 0: ACK)
+    sack [--cack PSN] [--bitmap B] SACK whose cumulative PSN is --cack
+                                   (default --psn)
+    read --rkey K --va V --len L   READ request
+    write --rkey K --va V [--len L] WRITE_ONLY with L bytes of payload
+    cmp-swap --rkey K --va V       CMP_SWAP request (compare 0, swap 1)
+
+The packet is RoCEv2 (UDP 4791) over IPv4 or IPv6 (the address family of
+--dst), with the ICRC mrc computes (drivers/mrc/mrc_net.c: CRC-32 over the
+IP, UDP and BTH headers with their variant fields masked, then the rest),
+so that only what it claims is wrong. A raw socket with the IP header
+included lets --src be any address. Wire layout: Documentation/mrc/
+wire-format.rst; the opcodes and header order are drivers/mrc/mrc_wire.h's.
+"""
+import argparse
+import ipaddress
+import socket
+import struct
+import sys
+import time
+import zlib
+
+UDP_PORT = 4791
+OP = {"ack": 0xD1, "sack": 0xDC, "read": 0xCC, "write": 0xCA, "cmp-swap": 0xD3}
+
+
+def bth(opcode, qpn, psn, pad=0, ackreq=False):
+    return struct.pack(">BBHB3sB3s", opcode, (pad & 3) << 4, 0xFFFF, 0,
+                       qpn.to_bytes(3, "big"), 0x80 if ackreq else 0,
+                       psn.to_bytes(3, "big"))
+
+
+def transport(a):
+    """BTH and the headers after it, payload and pad included."""
+    if a.op == "ack":
+        return bth(OP["ack"], a.qpn, a.psn) + struct.pack(">B3s", a.syn, b"\0\0\0")
+    if a.op == "sack":
+        cack = a.psn if a.cack is None else a.cack
+        seth = bytearray(28)
+        struct.pack_into(">3s", seth, 13, (cack & 0xFFFFFF).to_bytes(3, "big"))
+        struct.pack_into(">Q", seth, 20, a.bitmap)
+        return bth(OP["sack"], a.qpn, a.psn) + bytes(seth) + bytes(8)
+    meth = bytes(4)
+    if a.op == "cmp-swap":
+        atmeth = struct.pack(">QIQQ", a.va, a.rkey, 1, 0)
+        return bth(OP["cmp-swap"], a.qpn, a.psn, ackreq=True) + meth + atmeth
+    reth = struct.pack(">QII", a.va, a.rkey, a.len)
+    if a.op == "read":
+        return bth(OP["read"], a.qpn, a.psn, ackreq=True) + meth + reth
+    pay = bytes(a.len)
+    pad = -len(pay) % 4
+    return bth(OP["write"], a.qpn, a.psn, pad, True) + meth + reth + pay + bytes(pad)
+
+
+def packet(a, src, dst):
+    tp = transport(a)
+    ulen = 8 + len(tp) + 4
+    udp = struct.pack(">HHHH", a.sport, UDP_PORT, ulen, 0)
+    if dst.version == 4:
+        ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + ulen, 0x4d52, 0x4000, 64,
+                         socket.IPPROTO_UDP, 0, src.packed, dst.packed)
+        masked = bytearray(ip)
+        masked[1] = 0xFF                      # TOS
+        masked[8] = 0xFF                      # TTL
+        masked[10:12] = b"\xff\xff"           # header checksum
+    else:
+        ip = struct.pack(">IHBB16s16s", 6 << 28, ulen, socket.IPPROTO_UDP, 64,
+                         src.packed, dst.packed)
+        masked = bytearray(ip)
+        masked[0] |= 0x0F                     # traffic class, low half
+        masked[1:4] = b"\xff\xff\xff"         # the rest of it, flow label
+        masked[7] = 0xFF                      # hop limit
+    mudp = bytearray(udp)
+    mudp[6:8] = b"\xff\xff"                   # UDP checksum
+    mbth = bytearray(tp[:12])
+    mbth[4] = 0xFF                            # BTH reserved/FECN/BECN byte
+    crc = zlib.crc32(bytes(masked) + bytes(mudp) + bytes(mbth) + tp[12:])
+    return ip + udp + tp + struct.pack("<I", crc)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--src", help="source address (default: the route's)")
+    p.add_argument("--dst", required=True)
+    p.add_argument("--qpn", type=lambda x: int(x, 0), default=0)
+    p.add_argument("--psn", type=lambda x: int(x, 0), default=0)
+    p.add_argument("--wait", metavar="FILE", help="send once FILE holds \"QPN PSN\"")
+    p.add_argument("--ready", metavar="FILE", help="create FILE once up")
+    p.add_argument("--sport", type=int, default=0xC000, help="UDP source port (the EV's high half)")
+    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--gap", type=float, default=0.0, help="seconds between packets")
+    p.add_argument("--psn-every", type=int, default=0, help="PSN + 1 after every K packets")
+    sub = p.add_subparsers(dest="op", required=True)
+    s = sub.add_parser("ack")
+    s.add_argument("--syn", type=lambda x: int(x, 0), default=0)
+    s = sub.add_parser("sack")
+    s.add_argument("--cack", type=lambda x: int(x, 0))
+    s.add_argument("--bitmap", type=lambda x: int(x, 0), default=0)
+    for op in ("read", "write", "cmp-swap"):
+        s = sub.add_parser(op)
+        s.add_argument("--rkey", type=lambda x: int(x, 0), required=True)
+        s.add_argument("--va", type=lambda x: int(x, 0), default=0)
+        s.add_argument("--len", type=int, default=64 if op == "write" else 4096)
+    a = p.parse_args()
+    fam = socket.AF_INET if ipaddress.ip_address(a.dst).version == 4 else socket.AF_INET6
+    s = socket.socket(fam, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    if a.ready:
+        open(a.ready, "w").close()
+    if a.wait:
+        end = time.monotonic() + 600
+        while True:
+            try:
+                with open(a.wait) as f:
+                    words = f.read().split()
+                if len(words) >= 2:
+                    break
+            except FileNotFoundError:
+                pass
+            if time.monotonic() > end:
+                sys.exit("mrc_inject: %s never came" % a.wait)
+            time.sleep(0.02)
+        a.qpn, a.psn = int(words[0], 0), a.psn + int(words[1], 0)
+    a.psn &= 0xFFFFFF
+    dst = ipaddress.ip_address(a.dst)
+    if a.src:
+        src = ipaddress.ip_address(a.src)
+    else:
+        with socket.socket(fam, socket.SOCK_DGRAM) as u:
+            u.connect((a.dst, UDP_PORT))
+            src = ipaddress.ip_address(u.getsockname()[0])
+    if src.version != dst.version:
+        sys.exit("mrc_inject: --src and --dst of different families")
+    psn = a.psn
+    with s:
+        for i in range(a.count):
+            a.psn = (psn + (i // a.psn_every if a.psn_every else 0)) & 0xFFFFFF
+            s.sendto(packet(a, src, dst), (a.dst, 0))
+            if a.gap and i + 1 < a.count:
+                time.sleep(a.gap)
+
+
+if __name__ == "__main__":
+    main()
