@@ -591,6 +591,10 @@ static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
 	if (mrc_wire_parse(pkt, skb->data + nhlen + sizeof(*uh),
 			   ulen - sizeof(*uh) - MRC_ICRC_LEN))
 		goto malformed;
+	if (!mrc_bth_pkey_default(pkt->hdr)) {
+		mrc_count(mdev, MRC_CNT_BAD_PKEY, 1);
+		return 0;
+	}
 	pkt->ev = ev;
 	pkt->ce = ce;
 	mrc_count(mdev, MRC_CNT_RX_PKTS, 1);

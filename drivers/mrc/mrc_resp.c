@@ -767,10 +767,16 @@ void mrc_resp_ud_recv(struct mrc_qp *qp, struct sk_buff *skb)
 	u64 len;
 	int err;
 
-	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR ||
-	    (qp->ibqp.qp_type == IB_QPT_UD &&
-	     mrc_deth_qkey(deth) != qp->attr.qkey)) {
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
 		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return;
+	}
+	/* QP1 takes only the GSI's controlled Q_Key, which no unprivileged
+	 * user's UD QP can send with: its MADs never reach the CM
+	 */
+	if (mrc_deth_qkey(deth) != (qp->ibqp.qp_type == IB_QPT_GSI ?
+				    IB_QP1_QKEY : qp->attr.qkey)) {
+		mrc_count(qp->mdev, MRC_CNT_BAD_QKEY, 1);
 		return;
 	}
 	if (!fetch_recv(qp, w)) {

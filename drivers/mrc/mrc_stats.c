@@ -41,6 +41,8 @@ static const struct rdma_stat_desc mrc_counter_names[] = {
 	[MRC_CNT_RTO_PROBE]	= { .name = "rto_probes" },
 	[MRC_CNT_ACK_BAD_PSN]	= { .name = "acks_bad_psn" },
 	[MRC_CNT_WRONG_SRC]	= { .name = "rx_wrong_source" },
+	[MRC_CNT_BAD_PKEY]	= { .name = "rx_bad_pkey" },
+	[MRC_CNT_BAD_QKEY]	= { .name = "rx_bad_qkey" },
 };
 
 /*

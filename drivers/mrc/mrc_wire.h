@@ -203,6 +203,16 @@ static inline bool mrc_bth_rtx(const u8 *p) { return p[8] & MRC_BTH_RTX; }
 static inline bool mrc_bth_ts(const u8 *p) { return p[8] & MRC_BTH_TS; }
 static inline u32 mrc_bth_psn(const u8 *p) { return mrc_get24(p + 9); }
 
+/*
+ * The port's one P_Key is the default, 0xffff (full member): a packet's
+ * matches it when its low 15 bits are all ones (IBA 10.9.3; the port's
+ * full membership makes a limited 0x7fff a match too).
+ */
+static inline bool mrc_bth_pkey_default(const u8 *p)
+{
+	return (mrc_bth_pkey(p) & 0x7fff) == 0x7fff;
+}
+
 /**
  * mrc_bth_init() - write a whole BTH
  * @p: where

@@ -351,6 +351,27 @@ static void bth_fields_are_independent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, b[8] & MRC_BTH_RESV8);
 }
 
+/* the port's one P_Key is 0xffff: full or limited default members only */
+static void pkey_matches_default_only(struct kunit *test)
+{
+	static const struct {
+		u16 pkey;
+		bool ok;
+	} cases[] = {
+		{ 0xffff, true }, { 0x7fff, true }, { 0x0000, false },
+		{ 0x8000, false }, { 0x1234, false }, { 0xfffe, false },
+		{ 0x7ffe, false }, { 0xbfff, false },
+	};
+	u8 b[MRC_BTH_LEN];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		mrc_bth_init(b, MRC_OP_ACK, 0, false, 0, cases[i].pkey, 1, 1);
+		KUNIT_EXPECT_EQ_MSG(test, cases[i].ok, mrc_bth_pkey_default(b),
+				    "P_Key 0x%04x", cases[i].pkey);
+	}
+}
+
 static void path_mtu_common(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, IB_MTU_1024, mrc_wire_path_mtu(1500));
@@ -395,6 +416,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(mrc_opcodes_mark_mrc),
 	KUNIT_CASE(parse_refuses_malformed),
 	KUNIT_CASE(bth_fields_are_independent),
+	KUNIT_CASE(pkey_matches_default_only),
 	KUNIT_CASE(path_mtu_common),
 	KUNIT_CASE(path_mtu_edges),
 	KUNIT_CASE(path_mtu_fits),

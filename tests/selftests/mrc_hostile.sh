@@ -11,7 +11,13 @@
 #     acknowledge PSNs never sent. The WRITE must not complete: it ends in
 #     IBV_WC_RETRY_EXC_ERR (status 12), and acks_bad_psn counts them
 #   - ACKs of exactly the WRITEs' PSNs, from an address of the peer's
-#     host that is not the peer QP's: the same end, rx_wrong_source counts
+#     host that is not the peer QP's, and from the peer's own address with
+#     a P_Key that is not the port's: the same end, rx_wrong_source and
+#     rx_bad_pkey count them
+#   - CM DREQs at QP1 with a Q_Key that is not the GSI's (0x80010000; a
+#     user's UD QP cannot send with it, so any node's user could send
+#     these): the CM never sees them (its cm_rx_duplicates/dreq moves only
+#     for the same DREQs with the GSI's Q_Key), rx_bad_qkey counts them
 #   - forged requests at a QP that moves data: a duplicate READ (the PSN
 #     before the first the QP received) with a bad rkey, and a CMP_SWAP
 #     far beyond the PSN window, which the QP's access flags refuse. The
@@ -29,7 +35,7 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 source "$DIR/traffic.sh"
 require_root
-for t in ib_write_bw python3 jq tc; do
+for t in ib_write_bw python3 jq tc modprobe; do
 	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
 done
 
@@ -43,7 +49,7 @@ trap 'topo_cleanup
 	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_hostile.d"
 	rm -rf "$LOGS"' EXIT
 
-ktap_header 8
+ktap_header 11
 
 # counter DEV NAME: a counter of DEV (in h1's or h2's namespace)
 counter() {
@@ -185,16 +191,42 @@ check "ghost ACKs and SACKs: counted in acks_bad_psn" test "${b1:-0}" -gt "${b0:
 # PSN twice 0.2 s apart (the WRITE after a believed one is posted within
 # that time), and 10 times the last WRITE's PSN, which would acknowledge
 # each WRITE in turn as the window check sees it: the source check must
-# catch both before it
+# catch both before it. The same from the peer's address, with P_Key
+# 0x1234: the P_Key check catches it before any QP sees it
 w0=$(counter "$DEV_A" rx_wrong_source) b0=$(counter "$DEV_A" acks_bad_psn)
+k0=$(counter "$DEV_A" rx_bad_pkey)
 injector "$NS_B" src. --dst "$IP_A" --src "$OTHER" --count 10 --gap 0.2 --psn-every 2 ack
 injector "$NS_B" src. --dst "$IP_A" --src "$OTHER" --psn 4 --count 10 --gap 0.2 ack
-stalled_under src. "ACKs of each WRITE's PSN and of the last one from $OTHER"
+injector "$NS_B" src. --dst "$IP_A" --src "$IP_B" --pkey 0x1234 --count 10 --gap 0.2 \
+	--psn-every 2 ack
+stalled_under src. "ACKs of each WRITE's PSN and of the last one from $OTHER, \
+and of each from $IP_B with P_Key 0x1234"
 w1=$(counter "$DEV_A" rx_wrong_source) b1=$(counter "$DEV_A" acks_bad_psn)
-ktap_info "h1's rx_wrong_source $w0 -> $w1, acks_bad_psn $b0 -> $b1"
+k1=$(counter "$DEV_A" rx_bad_pkey)
+ktap_info "h1's rx_wrong_source $w0 -> $w1, rx_bad_pkey $k0 -> $k1, acks_bad_psn $b0 -> $b1"
 check "ACKs from another address: counted in rx_wrong_source, none reached the PSN check" \
 	test "${w1:-0}" -gt "${w0:-0}" -a "${b1:-x}" = "${b0:-y}"
+check "ACKs with a P_Key not the port's: counted in rx_bad_pkey" \
+	test "${k1:-0}" -ge $((${k0:-0} + 10))
 drop_roce del
+
+# -- CM DREQs at h1's QP1 from h2's namespace: 3 with Q_Key 0x1234, then 3
+# with the GSI's. The CM counts every DREQ of an unknown connection in
+# cm_rx_duplicates/dreq (and answers it with a DREP): it must count the
+# second three only, and mrc the first three
+modprobe -q ib_cm
+CMDREQ=/sys/class/infiniband/$DEV_A/ports/1/cm_rx_duplicates/dreq
+q0=$(counter "$DEV_A" rx_bad_qkey) c0=$(cat "$CMDREQ")
+netns "$NS_B" python3 "$INJECT" --dst "$IP_A" --count 3 cm-dreq --qkey 0x1234 &&
+	netns "$NS_B" python3 "$INJECT" --dst "$IP_A" --count 3 cm-dreq
+cm_counted() { test "$(cat "$CMDREQ")" -ge $((${c0:-0} + 3)); }
+check "CM DREQs with the GSI's Q_Key reach the CM (cm_rx_duplicates/dreq moves)" \
+	wait_for "$(tmo 30)" cm_counted
+sleep 1
+c1=$(cat "$CMDREQ") q1=$(counter "$DEV_A" rx_bad_qkey)
+ktap_info "h1's cm_rx_duplicates/dreq $c0 -> $c1, rx_bad_qkey $q0 -> $q1"
+check "CM DREQs with another Q_Key never reach the CM; counted in rx_bad_qkey" \
+	test "${c1:-x}" = $((${c0:-0} + 3)) -a "${q1:-0}" -ge $((${q0:-0} + 3))
 
 # -- forged requests at a QP that moves data: h2's QP of an ib_write_bw
 # that runs for a set time (the forgeries must meet it), whose first

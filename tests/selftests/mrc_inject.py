@@ -19,6 +19,14 @@ OP is one of
     read --rkey K --va V --len L   READ request
     write --rkey K --va V [--len L] WRITE_ONLY with L bytes of payload
     cmp-swap --rkey K --va V       CMP_SWAP request (compare 0, swap 1)
+    cm-dreq [--qkey Q]             UD SEND_ONLY to QP1 (--qpn defaults to 1)
+                                   carrying a CM DREQ MAD of random
+                                   communication IDs, DETH Q_Key Q (default
+                                   the GSI's, 0x80010000): the CM answers
+                                   any it receives with a DREP and counts it
+                                   in cm_rx_duplicates/dreq
+
+--pkey sets the BTH P_Key (default 0xffff, the port's).
 
 The packet is RoCEv2 (UDP 4791) over IPv4 or IPv6 (the address family of
 --dst), with the ICRC mrc computes (drivers/mrc/mrc_net.c: CRC-32 over the
@@ -31,16 +39,19 @@ import argparse
 import ipaddress
 import socket
 import struct
+import random
 import sys
 import time
 import zlib
 
 UDP_PORT = 4791
-OP = {"ack": 0xD1, "sack": 0xDC, "read": 0xCC, "write": 0xCA, "cmp-swap": 0xD3}
+OP = {"ack": 0xD1, "sack": 0xDC, "read": 0xCC, "write": 0xCA, "cmp-swap": 0xD3,
+      "cm-dreq": 0x64}
+GSI_QKEY = 0x80010000
 
 
-def bth(opcode, qpn, psn, pad=0, ackreq=False):
-    return struct.pack(">BBHB3sB3s", opcode, (pad & 3) << 4, 0xFFFF, 0,
+def bth(pkey, opcode, qpn, psn, pad=0, ackreq=False):
+    return struct.pack(">BBHB3sB3s", opcode, (pad & 3) << 4, pkey, 0,
                        qpn.to_bytes(3, "big"), 0x80 if ackreq else 0,
                        psn.to_bytes(3, "big"))
 
@@ -48,23 +59,33 @@ def bth(opcode, qpn, psn, pad=0, ackreq=False):
 def transport(a):
     """BTH and the headers after it, payload and pad included."""
     if a.op == "ack":
-        return bth(OP["ack"], a.qpn, a.psn) + struct.pack(">B3s", a.syn, b"\0\0\0")
+        return bth(a.pkey, OP["ack"], a.qpn, a.psn) + struct.pack(">B3s", a.syn, b"\0\0\0")
     if a.op == "sack":
         cack = a.psn if a.cack is None else a.cack
         seth = bytearray(28)
         struct.pack_into(">3s", seth, 13, (cack & 0xFFFFFF).to_bytes(3, "big"))
         struct.pack_into(">Q", seth, 20, a.bitmap)
-        return bth(OP["sack"], a.qpn, a.psn) + bytes(seth) + bytes(8)
+        return bth(a.pkey, OP["sack"], a.qpn, a.psn) + bytes(seth) + bytes(8)
+    if a.op == "cm-dreq":
+        # MAD header: base version 1, class CM (7) version 2, method Send;
+        # attribute DREQ (0x15); then local and remote comm ID, remote QPN
+        mad = struct.pack(">BBBBHHQHHI", 1, 7, 2, 3, 0, 0, random.getrandbits(64),
+                          0x15, 0, 0)
+        mad += struct.pack(">III", random.getrandbits(32), random.getrandbits(32),
+                           0x123456 << 8)
+        mad += bytes(256 - len(mad))
+        deth = struct.pack(">IB3s", a.qkey, 0, (1).to_bytes(3, "big"))
+        return bth(a.pkey, OP["cm-dreq"], a.qpn, a.psn) + deth + mad
     meth = bytes(4)
     if a.op == "cmp-swap":
         atmeth = struct.pack(">QIQQ", a.va, a.rkey, 1, 0)
-        return bth(OP["cmp-swap"], a.qpn, a.psn, ackreq=True) + meth + atmeth
+        return bth(a.pkey, OP["cmp-swap"], a.qpn, a.psn, ackreq=True) + meth + atmeth
     reth = struct.pack(">QII", a.va, a.rkey, a.len)
     if a.op == "read":
-        return bth(OP["read"], a.qpn, a.psn, ackreq=True) + meth + reth
+        return bth(a.pkey, OP["read"], a.qpn, a.psn, ackreq=True) + meth + reth
     pay = bytes(a.len)
     pad = -len(pay) % 4
-    return bth(OP["write"], a.qpn, a.psn, pad, True) + meth + reth + pay + bytes(pad)
+    return bth(a.pkey, OP["write"], a.qpn, a.psn, pad, True) + meth + reth + pay + bytes(pad)
 
 
 def packet(a, src, dst):
@@ -97,11 +118,12 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--src", help="source address (default: the route's)")
     p.add_argument("--dst", required=True)
-    p.add_argument("--qpn", type=lambda x: int(x, 0), default=0)
+    p.add_argument("--qpn", type=lambda x: int(x, 0))
     p.add_argument("--psn", type=lambda x: int(x, 0), default=0)
     p.add_argument("--wait", metavar="FILE", help="send once FILE holds \"QPN PSN\"")
     p.add_argument("--ready", metavar="FILE", help="create FILE once up")
     p.add_argument("--sport", type=int, default=0xC000, help="UDP source port (the EV's high half)")
+    p.add_argument("--pkey", type=lambda x: int(x, 0), default=0xFFFF, help="BTH P_Key")
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--gap", type=float, default=0.0, help="seconds between packets")
     p.add_argument("--psn-every", type=int, default=0, help="PSN + 1 after every K packets")
@@ -116,7 +138,11 @@ def main():
         s.add_argument("--rkey", type=lambda x: int(x, 0), required=True)
         s.add_argument("--va", type=lambda x: int(x, 0), default=0)
         s.add_argument("--len", type=int, default=64 if op == "write" else 4096)
+    s = sub.add_parser("cm-dreq")
+    s.add_argument("--qkey", type=lambda x: int(x, 0), default=GSI_QKEY)
     a = p.parse_args()
+    if a.qpn is None:
+        a.qpn = 1 if a.op == "cm-dreq" else 0
     fam = socket.AF_INET if ipaddress.ip_address(a.dst).version == 4 else socket.AF_INET6
     s = socket.socket(fam, socket.SOCK_RAW, socket.IPPROTO_RAW)
     if a.ready:
