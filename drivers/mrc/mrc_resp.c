@@ -657,11 +657,15 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 	/*
 	 * The PSN first: one beyond the window is dropped and a duplicate
 	 * answered again, whatever they ask; only a new request may end the
-	 * QP (a forged one would otherwise need no more than the QPN). The
-	 * EV and ECN mark it came with count only from here on.
+	 * QP (a forged one would otherwise need no more than the QPN). A
+	 * requester's PSNs in flight span at most MRC_TX_WIN up to the next
+	 * it sends, which is at or past the base: one further back is
+	 * nobody's retransmission, and to answer it (a READ runs again) would
+	 * serve only whoever forged it. The EV and ECN mark a packet came
+	 * with count only from here on.
 	 */
 	d = mrc_psn_diff(psn, rs->win.base);
-	if (d >= (s32)rs->win.size) {
+	if (d >= (s32)rs->win.size || d < -(s32)MRC_TX_WIN) {
 		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
 		return;
 	}

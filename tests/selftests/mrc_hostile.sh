@@ -14,6 +14,9 @@
 #     host that is not the peer QP's, and from the peer's own address with
 #     a P_Key that is not the port's: the same end, rx_wrong_source and
 #     rx_bad_pkey count them
+#   - duplicate READs at the responder of a stalled READ: one of the PSN
+#     just before its next is answered again, one 3000 PSNs older (more
+#     than any requester keeps in flight) is dropped (rx_dropped)
 #   - CM DREQs at QP1 with a Q_Key that is not the GSI's (0x80010000; a
 #     user's UD QP cannot send with it, so any node's user could send
 #     these): the CM never sees them (its cm_rx_duplicates/dreq moves only
@@ -35,7 +38,7 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 source "$DIR/traffic.sh"
 require_root
-for t in ib_write_bw python3 jq tc modprobe; do
+for t in ib_write_bw ib_read_bw python3 jq tc modprobe; do
 	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
 done
 
@@ -49,7 +52,7 @@ trap 'topo_cleanup
 	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_hostile.d"
 	rm -rf "$LOGS"' EXIT
 
-ktap_header 11
+ktap_header 13
 
 # counter DEV NAME: a counter of DEV (in h1's or h2's namespace)
 counter() {
@@ -73,64 +76,66 @@ addr_of() {
 # side's: a packet to a local address would not cross the veth), started
 # now in the background, sending once go TAG opens its window (python
 # takes seconds to start on the KASAN kernel, more than a QP's retry
-# budget leaves); --psn in ARGS is an offset from the PSN go gives.
+# budget leaves); --psn (and --va) in ARGS are offsets from what go gives.
 # injectors_up: every injector started is up (they start side by side).
-INJ=()
+INJ=() INJ_TAG=() INJ_READY=() NINJ=0
 injector() {
-	netns "$1" python3 "$INJECT" --wait "$LOGS/${2}go" --ready "$LOGS/${2}ready.${#INJ[@]}" \
-		"${@:3}" &
-	INJ+=($!)
+	NINJ=$((NINJ + 1))
+	netns "$1" python3 "$INJECT" --wait "$LOGS/${2}go" --ready "$LOGS/ready.$NINJ" "${@:3}" &
+	INJ+=($!) INJ_TAG+=("$2") INJ_READY+=("$LOGS/ready.$NINJ")
 }
 _all_ready() {
-	local i
-	for i in "${!INJ[@]}"; do [ -e "$LOGS/${1}ready.$i" ] || return 1; done
+	local f
+	for f in "${INJ_READY[@]}"; do [ -e "$f" ] || return 1; done
 }
-injectors_up() { wait_for "$(tmo 60)" _all_ready "$1"; }
-# go TAG QPN PSN: the injectors of TAG send, at QP QPN from PSN
+injectors_up() { wait_for "$(tmo 60)" _all_ready; }
+# go TAG QPN PSN [RKEY VA]: the injectors of TAG send, at QP QPN from PSN
 go() {
-	echo "$2 $3" >"$LOGS/${1}go.t" && mv "$LOGS/${1}go.t" "$LOGS/${1}go"
+	echo "${*:2}" >"$LOGS/${1}go.t" && mv "$LOGS/${1}go.t" "$LOGS/${1}go"
 }
-# injected: every injector ended well
+# injected [TAG]: every injector (of TAG) ended well
 injected() {
-	local pid rc=0
-	for pid in "${INJ[@]}"; do wait "$pid" || rc=1; done
-	INJ=()
+	local i rc=0
+	for i in "${!INJ[@]}"; do
+		[ -z "${1:-}" ] || [ "${INJ_TAG[$i]}" = "$1" ] || continue
+		wait "${INJ[$i]}" || rc=1
+		unset "INJ[$i]" "INJ_TAG[$i]" "INJ_READY[$i]"
+	done
 	return $rc
 }
-# sent_since N: h1's device sent more than N packets (a WRITE is out)
-sent_since() { test "$(counter "$DEV_A" tx_packets)" -gt "$1"; }
+# hw DEV NAME: a counter of DEV from sysfs (an exec less than counter:
+# the polls below must see a WRITE leave within a second or two, and on
+# the KASAN kernel rdma and jq take about that each)
+hw() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
+# sent_since N: h1's device sent more than N packets (a request is out;
+# the client's QP is RTS by then)
+sent_since() { test "$(hw "$DEV_A" tx_packets)" -gt "$1"; }
+# client_up TAG: the client of TAG printed its QP
+client_up() { [ -n "$(addr_of "$LOGS/${1}cli" local QPN)" ]; }
 
-# client_up TAG: the client of TAG printed its QP and that QP is RTS
-client_up() {
-	local q
-	q=$(addr_of "$LOGS/${1}cli" local QPN)
-	[ -n "$q" ] || return 1
-	netns "$NS_A" rdma -j res show qp | jq -e --arg d "$DEV_A" --argjson q "$((q))" \
-		'any(.[]; .ifname == $d and .lqpn == $q and .state == "RTS")'
-}
-
-# stalled_write TAG: ib_write_bw h1 -> h2, 5 x 1 KiB (one packet each:
-# WRITE i has PSN P + i - 1) one at a time (its least), whose WRITEs
-# cannot arrive (tc drops every RoCE packet h1
-# sends), in the background (CLI, SRV: the pids). Once the first WRITE
-# has left (h1's device counted it), go TAG with the client's QP and PSN.
-# Each WRITE that completes lets the next one go. The QP timeout (-u 18:
-# 1 s, 7 retries) leaves the injectors about 8 s; on the KASAN kernel
-# the polls that see the first WRITE leave take seconds.
-stalled_write() {
-	local t0
-	t0=$(counter "$DEV_A" tx_packets)
+# stalled TAG [TOOL ARGS...]: a perftest TOOL (default ib_write_bw -u 19
+# -s 1024 -n 5: 5 x 1 KiB, one packet each, WRITE i at PSN P + i - 1) h1
+# -> h2, one WR at a time (-t 1: its least), whose requests cannot arrive
+# (tc drops every RoCE packet h1 sends), in the background (CLI, SRV: the
+# pids), until the first request has left (h1's device counted it); Q
+# and P: the client's QP and first PSN. Each WRITE that completes lets
+# the next one go. The QP timeout (-u 19: 2 s, 7 retries) leaves
+# injectors about 17 s; on the KASAN kernel python and the polls that see
+# the first WRITE leave take several.
+stalled() {
+	local t0 tool=("${@:2}")
+	[ ${#tool[@]} -gt 0 ] || tool=(ib_write_bw -u 19 -s 1024 -n 5)
+	t0=$(hw "$DEV_A" tx_packets)
 	PORT=$((PORT + 1))
-	ip netns exec "$NS_B" timeout -k 5 "$TMO" ib_write_bw -d "$DEV_B" -x "$GID_B" \
-		-F -u 18 -s 1024 -n 5 -t 1 -p "$PORT" >"$LOGS/${1}srv" 2>&1 &
+	ip netns exec "$NS_B" timeout -k 5 "$TMO" "${tool[@]}" -d "$DEV_B" -x "$GID_B" \
+		-F -t 1 -p "$PORT" >"$LOGS/${1}srv" 2>&1 &
 	SRV=$!
 	wait_listen "$NS_B" tcp "$PORT" "$SRV" || return 1
-	ip netns exec "$NS_A" timeout -k 5 "$TMO" stdbuf -oL ib_write_bw -d "$DEV_A" -x "$GID_A" \
-		-F -u 18 -s 1024 -n 5 -t 1 -p "$PORT" "$IP_B" >"$LOGS/${1}cli" 2>&1 &
+	ip netns exec "$NS_A" timeout -k 5 "$TMO" stdbuf -oL "${tool[@]}" -d "$DEV_A" -x "$GID_A" \
+		-F -t 1 -p "$PORT" "$IP_B" >"$LOGS/${1}cli" 2>&1 &
 	CLI=$!
 	wait_for "$(tmo 60)" client_up "$1" && wait_for "$(tmo 30)" sent_since "${t0:-0}" || return 1
 	Q=$(addr_of "$LOGS/${1}cli" local QPN) P=$(addr_of "$LOGS/${1}cli" local PSN)
-	go "$1" "$Q" "$P"
 }
 # stalled_end: wait for the client (CRC: its exit status), stop the server
 stalled_end() {
@@ -143,8 +148,12 @@ stalled_end() {
 # write, whose client must end with retry exceeded; WHAT names them
 stalled_under() {
 	injectors_up "$1"
-	stalled_write "$1" ||
-		{ ktap_info "the client did not start: $(tail -n 3 "$LOGS/${1}cli")"; go "$1" 0 0; }
+	if stalled "$1"; then
+		go "$1" "$Q" "$P"
+	else
+		ktap_info "the client did not start: $(tail -n 3 "$LOGS/${1}cli")"
+		go "$1" 0 0
+	fi
 	ktap_info "h1's QP $Q, its WRITEs at PSN $P to $P + 4: $2"
 	injected
 	stalled_end
@@ -168,9 +177,12 @@ if ! topo_ns mrc >"$LOGS/topo" 2>&1; then
 fi
 ktap_pass "mrc pair up (topo_ns)"
 ip -n "$NS_B" addr add "$OTHER/24" dev "$VETH_B"
-# h1's RoCE packets dropped on the way out; TCP (perftest's handshake) passes
+# h1's RoCE packets dropped on the way out; TCP (perftest's handshake)
+# passes, and so do mrc_inject.py's packets (IP ID 0x4d52) from h1's side
 tc -n "$NS_A" qdisc add dev "$VETH_A" root handle 1: prio
 drop_roce() {
+	tc -n "$NS_A" filter "$1" dev "$VETH_A" parent 1: pref 5 protocol ip u32 \
+		match ip protocol 17 0xff match u16 0x4d52 0xffff at 4 action ok
 	tc -n "$NS_A" filter "$1" dev "$VETH_A" parent 1: pref 10 protocol ip u32 \
 		match ip protocol 17 0xff match ip dport 4791 0xffff action drop
 }
@@ -208,6 +220,44 @@ check "ACKs from another address: counted in rx_wrong_source, none reached the P
 	test "${w1:-0}" -gt "${w0:-0}" -a "${b1:-x}" = "${b0:-y}"
 check "ACKs with a P_Key not the port's: counted in rx_bad_pkey" \
 	test "${k1:-0}" -ge $((${k0:-0} + 10))
+
+# -- duplicate READs at the responder of a stalled ib_read_bw (h2 has
+# received none of h1's requests, its next PSN is the client's first, P):
+# 5 READs of the 64 KiB h2 serves, at P - 3000, older than anything a
+# requester can still have in flight (MRC_TX_WIN, 1024), then the same at
+# P - 1, a duplicate of the READ just before P, which the responder must
+# answer again. Only the second may draw READ responses from h2
+# (tx_bytes); the client is stopped once they did. -u 22 (17 s, 7
+# retries): it must not give up first
+injector "$NS_A" old. --dst "$IP_B" --src "$IP_A" --psn -3000 --count 5 read --len 65536
+injector "$NS_A" dup. --dst "$IP_B" --src "$IP_A" --psn -1 --count 5 read --len 65536
+injectors_up
+t0=$(counter "$DEV_B" tx_bytes) d0=$(counter "$DEV_B" rx_dropped)
+if stalled rd. ib_read_bw -u 22 -s 65536 -n 5; then
+	RQ=$(addr_of "$LOGS/rd.cli" remote QPN) RK=$(addr_of "$LOGS/rd.cli" remote RKey)
+	VA=$(addr_of "$LOGS/rd.cli" remote VAddr)
+	ktap_info "h2's QP $RQ, next PSN $P, rkey $RK, va $VA: READs of PSN $P - 3000, then $P - 1"
+else
+	ktap_info "the client did not start: $(tail -n 3 "$LOGS/rd.cli")"
+	RQ=0 RK=0 VA=0
+fi
+go old. "$RQ" "$P" "$RK" "$VA"
+injected old.
+sleep 2
+t1=$(counter "$DEV_B" tx_bytes) d1=$(counter "$DEV_B" rx_dropped)
+go dup. "$RQ" "$P" "$RK" "$VA"
+injected dup.
+# answered: h2 sent the 5 x 64 KiB the duplicates of P - 1 asked for
+answered() { test "$(counter "$DEV_B" tx_bytes)" -ge $((${t1:-0} + 5 * 65536)); }
+wait_for "$(tmo 20)" answered
+t2=$(counter "$DEV_B" tx_bytes)
+kill "$CLI" "$SRV" 2>/dev/null
+wait "$CLI" "$SRV" 2>/dev/null
+ktap_info "h2's tx_bytes $t0 -> $t1 -> $t2, rx_dropped $d0 -> $d1"
+check "duplicate READs of PSN P - 1 are answered again (h2 sent their 5 x 64 KiB)" \
+	test $((${t2:-0} - ${t1:-0})) -ge $((5 * 65536))
+check "READs of PSN P - 3000, older than any in flight, are not: dropped, counted in rx_dropped" \
+	test $((${t1:-0} - ${t0:-0})) -lt 65536 -a "${d1:-0}" -ge $((${d0:-0} + 5))
 drop_roce del
 
 # -- CM DREQs at h1's QP1 from h2's namespace: 3 with Q_Key 0x1234, then 3

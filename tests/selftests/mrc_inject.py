@@ -8,7 +8,8 @@
 sends --count packets --gap seconds apart; with --psn-every K, the PSN
 moves on by one after every K of them. With --wait FILE it starts at once
 but sends only when FILE appears, and takes the QPN and the PSN from it
-("QPN PSN"); --ready FILE2 is created once it is up. A caller can start
+("QPN PSN", or "QPN PSN RKEY VA" for read and write); --psn and --va are
+then offsets. --ready FILE2 is created once it is up. A caller can start
 it ahead of a short window (python takes seconds to start on a slow
 kernel) and open the window with one write.
 
@@ -135,7 +136,7 @@ def main():
     s.add_argument("--bitmap", type=lambda x: int(x, 0), default=0)
     for op in ("read", "write", "cmp-swap"):
         s = sub.add_parser(op)
-        s.add_argument("--rkey", type=lambda x: int(x, 0), required=True)
+        s.add_argument("--rkey", type=lambda x: int(x, 0), default=0)
         s.add_argument("--va", type=lambda x: int(x, 0), default=0)
         s.add_argument("--len", type=int, default=64 if op == "write" else 4096)
     s = sub.add_parser("cm-dreq")
@@ -161,6 +162,8 @@ def main():
                 sys.exit("mrc_inject: %s never came" % a.wait)
             time.sleep(0.02)
         a.qpn, a.psn = int(words[0], 0), a.psn + int(words[1], 0)
+        if len(words) >= 4 and a.op in ("read", "write", "cmp-swap"):
+            a.rkey, a.va = int(words[2], 0), a.va + int(words[3], 0)
     a.psn &= 0xFFFFFF
     dst = ipaddress.ip_address(a.dst)
     if a.src:
