@@ -5,7 +5,10 @@
  * mrc_nl_gen.c by tools/ynl-regen.sh.
  *
  * The family is per network namespace: a device is visible in the namespace
- * of its plane-0 netdev.
+ * of its plane-0 netdev. Changes and the per-QP view (ev-get) are for that
+ * namespace's administrator: ns_admin() checks CAP_NET_ADMIN in the user
+ * namespace owning it (a container's root runs its own devices), with an
+ * extack message the ops table's GENL_UNS_ADMIN_PERM could not give.
  */
 #include <net/genetlink.h>
 #include <net/ipv6.h>
@@ -144,9 +147,29 @@ static struct mrc_dev *info_dev(struct genl_info *info, int ia, int na)
 	return req_dev(genl_info_net(info), info->attrs, ia, na, info->extack);
 }
 
+/* Whether the sender of @skb administers the network namespace @net */
+static bool ns_admin(const struct sk_buff *skb, const struct net *net,
+		     struct netlink_ext_ack *extack)
+{
+	if (netlink_ns_capable(skb, net->user_ns, CAP_NET_ADMIN))
+		return true;
+	NL_SET_ERR_MSG(extack, "needs CAP_NET_ADMIN in the device's network namespace");
+	return false;
+}
+
+/* info_dev() of a request that changes the device or looks into its QPs */
+static struct mrc_dev *admin_dev(struct sk_buff *skb, struct genl_info *info,
+				 int ia, int na)
+{
+	if (!ns_admin(skb, genl_info_net(info), info->extack))
+		return ERR_PTR(-EPERM);
+	return info_dev(info, ia, na);
+}
+
 int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_dev *mdev = info_dev(info, MRC_A_DEV_INDEX, MRC_A_DEV_NAME);
+	struct mrc_dev *mdev = admin_dev(skb, info, MRC_A_DEV_INDEX,
+					 MRC_A_DEV_NAME);
 
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
@@ -317,8 +340,8 @@ int mrc_nl_plane_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_dev *mdev = info_dev(info, MRC_A_PLANE_DEV_INDEX,
-					MRC_A_PLANE_DEV_NAME);
+	struct mrc_dev *mdev = admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
+					 MRC_A_PLANE_DEV_NAME);
 	struct net_device *ndev;
 	int err, id = -1;
 
@@ -354,8 +377,8 @@ out:
 
 int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_dev *mdev = info_dev(info, MRC_A_PLANE_DEV_INDEX,
-					MRC_A_PLANE_DEV_NAME);
+	struct mrc_dev *mdev = admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
+					 MRC_A_PLANE_DEV_NAME);
 	struct nlattr *ifi = info->attrs[MRC_A_PLANE_IFINDEX];
 	struct nlattr *ida = info->attrs[MRC_A_PLANE_ID];
 	struct mrc_plane *plane;
@@ -565,7 +588,7 @@ static int path_del(struct genl_info *info, struct mrc_dev *mdev,
 }
 
 /* path-add and path-del: one request format (req_path()), then either */
-static int path_doit(struct genl_info *info, bool add)
+static int path_doit(struct sk_buff *skb, struct genl_info *info, bool add)
 {
 	struct mrc_path_cfg cfg;
 	struct mrc_dev *mdev;
@@ -573,6 +596,8 @@ static int path_doit(struct genl_info *info, bool add)
 	unsigned int match;
 	int err;
 
+	if (!ns_admin(skb, genl_info_net(info), info->extack))
+		return -EPERM;
 	err = req_path(info, &mdev, &peer, &cfg, &match);
 	if (err)
 		return err;
@@ -586,12 +611,12 @@ static int path_doit(struct genl_info *info, bool add)
 
 int mrc_nl_path_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return path_doit(info, true);
+	return path_doit(skb, info, true);
 }
 
 int mrc_nl_path_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return path_doit(info, false);
+	return path_doit(skb, info, false);
 }
 
 /* ---- EVs --------------------------------------------------------------- */
@@ -680,6 +705,8 @@ int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	u32 qpn, n;
 	int err;
 
+	if (!ns_admin(cb->skb, sock_net(skb->sk), cb->extack))
+		return -EPERM;
 	mdev = req_dev(sock_net(skb->sk), info->attrs, MRC_A_EV_DEV_INDEX,
 		       MRC_A_EV_DEV_NAME, cb->extack);
 	if (IS_ERR(mdev))
@@ -715,7 +742,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 idx, state;
 	int err = 0;
 
-	mdev = info_dev(info, MRC_A_EV_DEV_INDEX, MRC_A_EV_DEV_NAME);
+	mdev = admin_dev(skb, info, MRC_A_EV_DEV_INDEX, MRC_A_EV_DEV_NAME);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_EV_QPN) ||

@@ -118,7 +118,7 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.doit		= mrc_nl_dev_set_doit,
 		.policy		= mrc_dev_set_nl_policy,
 		.maxattr	= MRC_A_DEV_EV_COUNT,
-		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd		= MRC_CMD_PLANE_GET,
@@ -139,14 +139,14 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.doit		= mrc_nl_plane_add_doit,
 		.policy		= mrc_plane_add_nl_policy,
 		.maxattr	= MRC_A_PLANE_IFINDEX,
-		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd		= MRC_CMD_PLANE_DEL,
 		.doit		= mrc_nl_plane_del_doit,
 		.policy		= mrc_plane_del_nl_policy,
 		.maxattr	= MRC_A_PLANE_IFINDEX,
-		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd		= MRC_CMD_PATH_GET,
@@ -160,14 +160,14 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.doit		= mrc_nl_path_add_doit,
 		.policy		= mrc_path_add_nl_policy,
 		.maxattr	= MRC_A_PATH_SEGS,
-		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd		= MRC_CMD_PATH_DEL,
 		.doit		= mrc_nl_path_del_doit,
 		.policy		= mrc_path_del_nl_policy,
 		.maxattr	= MRC_A_PATH_SEGS,
-		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
 		.cmd		= MRC_CMD_EV_GET,
@@ -181,13 +181,13 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.doit		= mrc_nl_ev_set_doit,
 		.policy		= mrc_ev_set_nl_policy,
 		.maxattr	= MRC_A_EV_STATE,
-		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags		= GENL_CMD_CAP_DO,
 	},
 };
 
 static const struct genl_multicast_group mrc_nl_mcgrps[] = {
 	[MRC_NLGRP_CONFIG] = { "config", },
-	[MRC_NLGRP_EV] = { "ev", },
+	[MRC_NLGRP_EV] = { "ev", .flags = GENL_MCAST_CAP_NET_ADMIN, },
 };
 
 struct genl_family mrc_nl_family __ro_after_init = {

@@ -16,7 +16,7 @@ modprobe -q ib_uverbs
 modprobe -q veth
 modprobe -q dummy
 
-ktap_header 14
+ktap_header 20
 trap cleanup_ns EXIT
 setup_ns a b
 ip link add va netns "$a" type veth peer name vb netns "$b"
@@ -55,6 +55,38 @@ ip -n "$b" link set vb down
 check "state follows the link" wait_for "$(tmo 10)" bash -c "A dev show mrca | grep -q 'state DOWN'"
 check "usage error: exit 2 and a hint" \
 	bash -c "A dev frobnicate 2>&1 | grep -q 'Try \"mrcctl help\"'; [ \${PIPESTATUS[0]} = 2 ]"
+
+# -- privileges: any user may look; changes and a QP's EVs need
+# CAP_NET_ADMIN in the user namespace owning the device's namespace
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+check "a user without CAP_NET_ADMIN: dev show works" \
+	bash -c "netns $a ${NOBODY[*]} \$MRCCTL dev show | grep -q '^mrca: '"
+# refused RC ERR: exit 1, the kernel's reason in the message
+refused() { [ "$1" = 1 ] && [[ $2 == *"needs CAP_NET_ADMIN in the device's network namespace"* ]]; }
+# shellcheck disable=SC2086 # $req: the request's words
+for req in "dev set mrca evs 4" "ev show dev mrca qpn 1" "plane del dev mrca id 1"; do
+	err=$(netns "$a" "${NOBODY[@]}" "$MRCCTL" $req 2>&1); rc=$?
+	check "a user without CAP_NET_ADMIN: $req refused, the kernel says why" \
+		refused "$rc" "$err"
+done
+# a container: a user namespace (root mapped to root) owning a network
+# namespace, whose device the host's root made; its root configures it
+unshare --user --map-root-user --net sleep 600 &
+CPID=$!
+ip link add vc type veth peer name vd
+ip link set vc netns "$CPID"
+nsenter -t "$CPID" -n ip link set vc up
+nsenter -t "$CPID" -n rdma link add mrcc type mrc netdev vc
+C() { nsenter -t "$CPID" -U -n "$MRCCTL" "$@"; }
+export -f C
+export CPID
+check "a container's root (CAP_NET_ADMIN in its own user namespace) configures its device" \
+	bash -c "C dev set mrcc evs 4 && C -j dev show mrcc | jq -e '.[0].evs == 4'"
+check "... and sees no other namespace's device" bash -c "! C dev show | grep -q mrca"
+nsenter -t "$CPID" -n rdma link del mrcc
+kill "$CPID"
+wait "$CPID" 2>/dev/null
+ip link del vd 2>/dev/null
 
 NDEV=$(by_mode 13 4)
 for i in $(seq $((NDEV - 1))); do

@@ -123,6 +123,12 @@ static void mon_join(struct ctx *c)
 			continue;
 		if (mnl_socket_setsockopt(c->nl, NETLINK_ADD_MEMBERSHIP, &id,
 					  sizeof(id)) < 0) {
+			/* every QP's EV changes are for the namespace's admin */
+			if (errno == EPERM && !strcmp(mon_groups[i], MRC_MCGRP_EV)) {
+				fprintf(stderr, "mrcctl: EV changes need CAP_NET_ADMIN; %s\n",
+					"showing plane and path changes only");
+				continue;
+			}
 			fprintf(stderr, "mrcctl: Error: cannot join multicast group \"%s\": %s\n",
 				mon_groups[i], strerror(errno));
 			exit(1);

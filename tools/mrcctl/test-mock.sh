@@ -224,6 +224,9 @@ MOCK_NO_EV_MCGRP=1 expect_lines "monitor: a kernel without the ev group: config 
 	"$mon_config" -- monitor count 5
 MOCK_NO_EV_MCGRP=1 sent "monitor: a kernel without the ev group: joins config only" "join=7" -- \
 	monitor count 1
+MOCK_EV_EPERM=1 expect "monitor without CAP_NET_ADMIN: says so, config events only" 0 \
+	<(printf '%s\n' "$mon_config") "EV changes need CAP_NET_ADMIN; showing plane and path" -- \
+	monitor count 5
 cat >"$tmp/mon-ev.json" <<'EOF'
 {"event":"ev","dev":"mrc0","qpn":17,"ev":5,"value":"0xc4080005","plane":1,"path":2,"old_state":"GOOD","state":"ASSUMED_BAD","cause":"loss","backup":133,"time_ns":1700000000123456789}
 {"event":"ev","dev":"mrc1","qpn":18,"ev":133,"value":"0xc40bc085","plane":1,"path":2,"old_state":"ASSUMED_BAD","state":"GOOD","cause":"probe","time_ns":1700000001000000000}

@@ -11,6 +11,8 @@
  *   MOCK_FAIL_AT=N       ... only the Nth one
  *   MOCK_NO_MCGRP=1      the family has no multicast group
  *   MOCK_NO_EV_MCGRP=1   ... no "ev" group (a kernel without EV health)
+ *   MOCK_EV_EPERM=1      joining the "ev" group fails with EPERM (a user
+ *                        without CAP_NET_ADMIN)
  *   MOCK_OLD_EV=1        EV dumps without slot, probes and srtt (the same)
  *
  * Joining the "config" or "ev" group queues a fixed list of notifications
@@ -67,6 +69,10 @@ int mnl_socket_setsockopt(const struct mnl_socket *nl, int type, void *buf,
 	if (*(unsigned int *)buf == MOCK_MCGRP) {
 		join_config();
 		return 0;
+	}
+	if (*(unsigned int *)buf == MOCK_MCGRP_EV && getenv("MOCK_EV_EPERM")) {
+		errno = EPERM;
+		return -1;
 	}
 	if (*(unsigned int *)buf == MOCK_MCGRP_EV && !getenv("MOCK_NO_EV_MCGRP")) {
 		join_ev();
