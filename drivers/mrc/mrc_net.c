@@ -175,7 +175,7 @@ static bool to_self(struct net_device *ndev, const struct mrc_av *av)
 {
 	if (av->family == AF_INET)
 		return local4(ndev, av->daddr.s6_addr32[3]);
-	return ipv6_chk_addr(dev_net(ndev), &av->daddr, ndev, 0);
+	return ipv6_chk_addr(dev_net(ndev), &av->daddr, ndev, 1);
 }
 
 /*
@@ -233,6 +233,31 @@ static unsigned int push_udp_ip(struct net *net, struct sk_buff *skb,
 	return len;
 }
 
+/*
+ * A packet to the plane itself enters the plane's receive path through the
+ * backlog, as if it had arrived, so no engine ever runs inside another
+ * one's transmit. It arrives as a whole Ethernet frame (to and from the
+ * plane's address): taps on the plane (tcpdump) read its MAC header.
+ */
+static void loop_back(struct mrc_dev *mdev, struct net_device *ndev,
+		      struct sk_buff *skb)
+{
+	struct ethhdr *eth;
+
+	if (skb_cow_head(skb, ETH_HLEN)) {
+		mrc_count(mdev, MRC_CNT_TX_ERR, 1);
+		kfree_skb(skb);
+		return;
+	}
+	eth = skb_push(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, ndev->dev_addr);
+	ether_addr_copy(eth->h_source, ndev->dev_addr);
+	eth->h_proto = skb->protocol;
+	skb->protocol = eth_type_trans(skb, ndev);
+	skb->ip_summed = CHECKSUM_NONE;
+	netif_rx(skb);
+}
+
 static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
 		     struct dst_cache *dc, struct sk_buff *skb)
 {
@@ -260,13 +285,7 @@ static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
 	mrc_count(mdev, MRC_CNT_TX_PKTS, 1);
 	mrc_count(mdev, MRC_CNT_TX_BYTES, len);
 	if (self) {
-		/* Loopback: the packet enters the plane's receive path through
-		 * the backlog, as if it had arrived, so no engine ever runs
-		 * inside another one's transmit.
-		 */
-		skb->pkt_type = PACKET_HOST;
-		skb->ip_summed = CHECKSUM_NONE;
-		netif_rx(skb);
+		loop_back(mdev, ndev, skb);
 		return;
 	}
 	if (av.family == AF_INET)
@@ -421,11 +440,13 @@ static bool srh_at_end(struct sk_buff *skb, unsigned int *outer)
 /*
  * Is this an MRC packet for this host? Sets *outer (bytes of an outer
  * IPv6 header to strip) and *nhlen (the IP header before UDP). A packet
- * is ours when it is RoCEv2 to a local address of the receiving plane, or
- * IPv6-in-IPv6 whose inner packet is RoCEv2 to the device's node address
- * (on plane 0's netdev), with or without an SRH that ends here: the outer
- * destination is a uSID container or a segment that the fabric consumed
- * hop by hop and is not checked.
+ * is ours when it is RoCEv2 to an address of the receiving plane's own
+ * netdev, or IPv6-in-IPv6 whose inner packet is RoCEv2 to the device's
+ * node address (on plane 0's netdev), with or without an SRH that ends
+ * here: the outer destination is a uSID container or a segment that the
+ * fabric consumed hop by hop and is not checked. Addresses of other
+ * netdevs are not ours (strict checks): they may be another mrc
+ * device's, or the host's, whose UDP 4791 is not mrc's.
  */
 static bool is_ours(struct mrc_plane *plane, struct sk_buff *skb,
 		    unsigned int *outer, unsigned int *nhlen)
@@ -460,7 +481,7 @@ static bool is_ours(struct mrc_plane *plane, struct sk_buff *skb,
 				return false;
 			ip6 = (const struct ipv6hdr *)skb->data;
 			return ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
-					     skb->dev, 0);
+					     skb->dev, 1);
 		}
 		if (ip6->nexthdr == IPPROTO_ROUTING) {
 			if (!srh_at_end(skb, outer))
@@ -479,7 +500,7 @@ static bool is_ours(struct mrc_plane *plane, struct sk_buff *skb,
 		ip6 = (const struct ipv6hdr *)(skb->data + *outer);
 		node = rcu_dereference(plane->mdev->ndev);
 		return node && ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
-					     node, 0);
+					     node, 1);
 	}
 	return false;
 }

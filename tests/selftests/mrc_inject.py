@@ -112,7 +112,23 @@ def packet(a, src, dst):
     mbth = bytearray(tp[:12])
     mbth[4] = 0xFF                            # BTH reserved/FECN/BECN byte
     crc = zlib.crc32(bytes(masked) + bytes(mudp) + bytes(mbth) + tp[12:])
-    return ip + udp + tp + struct.pack("<I", crc)
+    body = tp + struct.pack("<I", crc)
+    if dst.version == 6:
+        # IPv6 requires a UDP checksum (the ICRC masks it): without one,
+        # an IP stack the packet reaches counts a checksum error
+        csum = udp_csum(src.packed + dst.packed +
+                        struct.pack(">IxxxB", ulen, socket.IPPROTO_UDP) + udp + body)
+        udp = udp[:6] + struct.pack(">H", csum)
+    return ip + udp + body
+
+
+def udp_csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack(">%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return (~s & 0xFFFF) or 0xFFFF
 
 
 def main():

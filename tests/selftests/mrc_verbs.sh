@@ -276,7 +276,24 @@ t_loopback() {
 	local DEV_B=$DEV_A GID_B=$GID_A NS_B=$NS_A IP_B=$IP_A CM_B=$CM_A
 	"$@"
 }
-t_loop_rc_pingpong() { t_loopback t_rc_pingpong; }
+# ... with tcpdump on side A's plane: a looped-back packet arrives there as
+# a whole Ethernet frame, which taps read (rxe's loopback skips the netdev)
+t_loop_rc_pingpong() {
+	local cap=$LOGS/loop.pcap rc n mac
+	[ "$TYPE" = mrc ] || { t_loopback t_rc_pingpong; return; }
+	on_a tcpdump -i "$VETH_A" -U -n -w "$cap" udp port 4791 2>"$LOGS/loop.tcpdump" &
+	local tp=$!
+	wait_for "$(tmo 30)" grep -q "listening on" "$LOGS/loop.tcpdump"
+	t_loopback t_rc_pingpong
+	rc=$?
+	sleep 1
+	kill "$tp" 2>/dev/null
+	wait "$tp" 2>/dev/null
+	mac=$(on_a cat "/sys/class/net/$VETH_A/address")
+	n=$(tcpdump -r "$cap" -n "udp dst port 4791 and ether dst $mac" 2>/dev/null | wc -l)
+	[ "${n:-0}" -gt 0 ] || { echo "tcpdump on $VETH_A saw no whole RoCE frame"; rc=1; }
+	return "$rc"
+}
 t_loop_write_bw() { t_loopback t_write_bw; }
 
 # retry exhaustion: a tc filter drops every RoCE packet side A sends (the
@@ -362,7 +379,8 @@ add "" "" ib_write_lat t_write_lat
 add "" "" "rping -V" t_rping_small
 add "" "" ucmatose t_ucmatose
 add "" "" "data pattern: rping -V 64 KiB x $(by_mode 50 5), every byte checked" t_rping_pattern
-add "" "" "loopback on one device: ibv_rc_pingpong" t_loop_rc_pingpong
+add "" "" "loopback on one device: ibv_rc_pingpong, tcpdump on the plane reads whole frames" \
+	t_loop_rc_pingpong
 add "" "" "loopback on one device: ib_write_bw" t_loop_write_bw
 # (the fabric's fault tests are the resilience issue's; its packets are IPv6)
 if [ "$TOPO" != fabric ]; then
