@@ -21,6 +21,7 @@
 #include <linux/netdevice.h>
 #include <linux/seg6.h>
 #include <net/addrconf.h>
+#include <net/gso.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
@@ -411,28 +412,35 @@ void mrc_net_xmit(struct mrc_dev *mdev, struct mrc_qp *qp,
 
 /* ---- in ----------------------------------------------------------------- */
 
-/* Is @skb (at its UDP header) RoCEv2? */
-static bool udp_ours(struct sk_buff *skb, unsigned int off)
-{
-	const struct udphdr *uh;
+/*
+ * is_ours() and its helpers read headers with skb_header_pointer(): the
+ * skb may be shared (taps), and most are not ours, so it is not changed
+ * (pulled, unshared) before mrc takes it.
+ */
 
-	if (!pskb_may_pull(skb, off + sizeof(*uh)))
-		return false;
-	uh = (const struct udphdr *)(skb->data + off);
-	return uh->dest == htons(MRC_UDP_PORT);
+/* Is @skb (at its UDP header, @off) RoCEv2? */
+static bool udp_ours(const struct sk_buff *skb, unsigned int off)
+{
+	struct udphdr _uh;
+	const struct udphdr *uh = skb_header_pointer(skb, off, sizeof(_uh), &_uh);
+
+	return uh && uh->dest == htons(MRC_UDP_PORT);
 }
 
 /*
  * Does the outer IPv6 header of @skb end an SRH path here, with IPv6
  * inside? Sets *outer to the bytes of both.
  */
-static bool srh_at_end(struct sk_buff *skb, unsigned int *outer)
+static bool srh_at_end(const struct sk_buff *skb, unsigned int *outer)
 {
 	unsigned int off = sizeof(struct ipv6hdr), len;
+	struct ipv6_sr_hdr _srh;
+	const struct ipv6_sr_hdr *srh;
 
-	if (!pskb_may_pull(skb, off + sizeof(struct ipv6_sr_hdr)))
+	srh = skb_header_pointer(skb, off, sizeof(_srh), &_srh);
+	if (!srh)
 		return false;
-	len = mrc_srv6_srh_end_len((void *)(skb->data + off), IPPROTO_IPV6);
+	len = mrc_srv6_srh_end_len(srh, IPPROTO_IPV6);
 	*outer = off + len;
 	return len;
 }
@@ -448,41 +456,35 @@ static bool srh_at_end(struct sk_buff *skb, unsigned int *outer)
  * netdevs are not ours (strict checks): they may be another mrc
  * device's, or the host's, whose UDP 4791 is not mrc's.
  */
-static bool is_ours(struct mrc_plane *plane, struct sk_buff *skb,
+static bool is_ours(struct mrc_plane *plane, const struct sk_buff *skb,
 		    unsigned int *outer, unsigned int *nhlen)
 {
 	*outer = 0;
 	if (skb->protocol == htons(ETH_P_IP)) {
+		struct iphdr _iph;
 		const struct iphdr *iph;
 
-		if (!pskb_may_pull(skb, sizeof(*iph)))
-			return false;
-		iph = (const struct iphdr *)skb->data;
+		iph = skb_header_pointer(skb, 0, sizeof(_iph), &_iph);
 		/* RoCEv2 packets carry no IP options */
-		if (iph->version != 4 || iph->ihl != 5 ||
+		if (!iph || iph->version != 4 || iph->ihl != 5 ||
 		    iph->protocol != IPPROTO_UDP || ip_is_fragment(iph))
 			return false;
 		*nhlen = sizeof(*iph);
-		if (!udp_ours(skb, *nhlen))
-			return false;
-		iph = (const struct iphdr *)skb->data;
-		return local4(skb->dev, iph->daddr);
+		return udp_ours(skb, *nhlen) && local4(skb->dev, iph->daddr);
 	}
 	if (skb->protocol == htons(ETH_P_IPV6)) {
+		struct ipv6hdr _ip6;
 		const struct ipv6hdr *ip6;
 		struct net_device *node;
 
-		if (!pskb_may_pull(skb, sizeof(*ip6)))
+		ip6 = skb_header_pointer(skb, 0, sizeof(_ip6), &_ip6);
+		if (!ip6)
 			return false;
-		ip6 = (const struct ipv6hdr *)skb->data;
 		*nhlen = sizeof(*ip6);
-		if (ip6->nexthdr == IPPROTO_UDP) {
-			if (!udp_ours(skb, *nhlen))
-				return false;
-			ip6 = (const struct ipv6hdr *)skb->data;
-			return ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
+		if (ip6->nexthdr == IPPROTO_UDP)
+			return udp_ours(skb, *nhlen) &&
+			       ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
 					     skb->dev, 1);
-		}
 		if (ip6->nexthdr == IPPROTO_ROUTING) {
 			if (!srh_at_end(skb, outer))
 				return false;
@@ -491,13 +493,10 @@ static bool is_ours(struct mrc_plane *plane, struct sk_buff *skb,
 		} else {
 			return false;
 		}
-		if (!pskb_may_pull(skb, *outer + sizeof(*ip6)))
-			return false;
-		ip6 = (const struct ipv6hdr *)(skb->data + *outer);
-		if (ip6->version != 6 || ip6->nexthdr != IPPROTO_UDP ||
+		ip6 = skb_header_pointer(skb, *outer, sizeof(_ip6), &_ip6);
+		if (!ip6 || ip6->version != 6 || ip6->nexthdr != IPPROTO_UDP ||
 		    !udp_ours(skb, *outer + *nhlen))
 			return false;
-		ip6 = (const struct ipv6hdr *)(skb->data + *outer);
 		node = rcu_dereference(plane->mdev->ndev);
 		return node && ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
 					     node, 1);
@@ -628,21 +627,14 @@ malformed:
 	return 0;
 }
 
-static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
+/* One packet of ours, unshared, at its (outer) IP header: consumed */
+static void rx_one(struct mrc_plane *plane, struct sk_buff *skb,
+		   unsigned int outer, unsigned int nhlen)
 {
-	struct sk_buff *skb = *pskb;
-	struct mrc_plane *plane = rcu_dereference(skb->dev->rx_handler_data);
 	struct mrc_dev *mdev = plane->mdev;
-	unsigned int outer, nhlen;
 	bool ce;
 	u32 len;
 
-	if (skb->pkt_type != PACKET_HOST ||
-	    !is_ours(plane, skb, &outer, &nhlen))
-		return RX_HANDLER_PASS;
-	skb = skb_share_check(skb, GFP_ATOMIC);
-	if (!skb)
-		return RX_HANDLER_CONSUMED;
 	if (skb_linearize(skb)) {
 		mrc_count(mdev, MRC_CNT_RX_DROP, 1);
 	} else {
@@ -659,6 +651,49 @@ static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
 		}
 	}
 	consume_skb(skb);
+}
+
+/*
+ * GRO may have merged packets of one flow (rx-gro-list, or UDP GRO
+ * forwarding on the plane): the ICRC is per packet, so mrc takes them
+ * apart again. Segmentation works from the MAC header.
+ */
+static void rx_gso(struct mrc_plane *plane, struct sk_buff *skb,
+		   unsigned int outer, unsigned int nhlen)
+{
+	struct sk_buff *segs, *seg, *next;
+
+	__skb_push(skb, skb->data - skb_mac_header(skb));
+	segs = __skb_gso_segment(skb, NETIF_F_SG, false);
+	if (IS_ERR_OR_NULL(segs)) {
+		mrc_count(plane->mdev, MRC_CNT_RX_DROP, 1);
+		kfree_skb(skb);
+		return;
+	}
+	consume_skb(skb);
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		__skb_pull(seg, skb_network_offset(seg));
+		rx_one(plane, seg, outer, nhlen);
+	}
+}
+
+static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct mrc_plane *plane = rcu_dereference(skb->dev->rx_handler_data);
+	unsigned int outer, nhlen;
+
+	if (skb->pkt_type != PACKET_HOST ||
+	    !is_ours(plane, skb, &outer, &nhlen))
+		return RX_HANDLER_PASS;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return RX_HANDLER_CONSUMED;
+	if (skb_is_gso(skb))
+		rx_gso(plane, skb, outer, nhlen);
+	else
+		rx_one(plane, skb, outer, nhlen);
 	return RX_HANDLER_CONSUMED;
 }
 

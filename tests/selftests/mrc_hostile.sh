@@ -21,6 +21,8 @@
 #     (it would NAK and go there, were they fatal)
 #   - RoCE packets to the address of another netdev of h1's namespace (a
 #     dummy): the IP stack's (Udp6NoPorts), not the mrc device's
+#   - a burst of RoCE packets with UDP checksums at a plane with GRO and
+#     UDP GRO forwarding on: merged, then taken apart (each counted)
 #   - CM DREQs at QP1 with a Q_Key that is not the GSI's (0x80010000; a
 #     user's UD QP cannot send with it, so any node's user could send
 #     these): the CM never sees them (its cm_rx_duplicates/dreq moves only
@@ -35,7 +37,7 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 source "$DIR/traffic.sh"
 require_root
-for t in ib_write_bw ib_read_bw python3 jq tc nstat modprobe; do
+for t in ib_write_bw ib_read_bw python3 jq tc nstat ethtool modprobe; do
 	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
 done
 
@@ -49,7 +51,7 @@ trap 'topo_cleanup
 	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_hostile.d"
 	rm -rf "$LOGS"' EXIT
 
-ktap_header 12
+ktap_header 13
 
 # counter DEV NAME: a counter of DEV (in h1's or h2's namespace)
 counter() {
@@ -302,6 +304,29 @@ z1=$(counter "$DEV_A" unknown_qp)
 ktap_info "h1's Udp6NoPorts $u0 -> $u1; its mrc device's unknown_qp $z0 -> $z1"
 check "RoCE packets (to no QP) at another netdev's address: the IP stack's, not the mrc device's" \
 	test "${u1:-0}" -ge $((${u0:-0} + 5)) -a "${z1:-x}" = "${z0:-y}"
+
+# -- GRO on h1's plane with UDP GRO forwarding: 20 same-size ACKs to no QP
+# with UDP checksums (IPv6 wants them; GRO merges nothing without), held
+# back by netem on h2's side and released at once, so that one NAPI poll
+# of h1's veth gets several and merges them (a veth hands its peer's NAPI
+# only what a sender without TSO sends, or a socket's own packets, which
+# netem's delay orphans): mrc must take each on its own (unknown_qp
+# counts 20), not fail one merged ICRC (icrc_errors)
+netns "$NS_A" ethtool -K "$VETH_A" gro on rx-udp-gro-forwarding on >/dev/null
+netns "$NS_B" ethtool -K "$VETH_B" tso off >/dev/null
+tc -n "$NS_B" qdisc add dev "$VETH_B" root netem delay 200ms
+z0=$(counter "$DEV_A" unknown_qp) i0=$(counter "$DEV_A" icrc_errors)
+netns "$NS_B" python3 "$INJECT" --dst "$IP6_A" --src "$IP6_B" --qpn 0xfffff1 --count 20 ack
+twenty() { test "$(counter "$DEV_A" unknown_qp)" -ge $((${z0:-0} + 20)); }
+wait_for "$(tmo 10)" twenty
+sleep 1
+z1=$(counter "$DEV_A" unknown_qp) i1=$(counter "$DEV_A" icrc_errors)
+tc -n "$NS_B" qdisc del dev "$VETH_B" root
+netns "$NS_A" ethtool -K "$VETH_A" rx-udp-gro-forwarding off gro off >/dev/null
+netns "$NS_B" ethtool -K "$VETH_B" tso on >/dev/null
+ktap_info "h1's unknown_qp $z0 -> $z1, icrc_errors $i0 -> $i1"
+check "GRO-merged RoCE packets (UDP GRO forwarding on the plane): each taken on its own" \
+	test "${z1:-0}" = $((${z0:-0} + 20)) -a "${i1:-x}" = "${i0:-y}"
 
 # -- CM DREQs at h1's QP1 from h2's namespace: 3 with Q_Key 0x1234, then 3
 # with the GSI's. The CM counts every DREQ of an unknown connection in
