@@ -593,6 +593,9 @@ void mrc_req_reset(struct mrc_qp *qp);
 void mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		   struct sk_buff_head *txq);
 void mrc_comp_flush(struct mrc_qp *qp);
+#if IS_ENABLED(CONFIG_KUNIT)
+bool mrc_comp_timed_out(u8 timeout, unsigned long elapsed);
+#endif
 
 /* mrc_resp.c: responder */
 void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,

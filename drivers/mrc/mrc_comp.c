@@ -29,6 +29,7 @@
  * Everything runs under qp->lock; packets are queued on @txq and sent by
  * the caller after the lock is dropped.
  */
+#include <kunit/visibility.h>
 #include <linux/jiffies.h>
 
 #include "mrc_req.h"
@@ -72,14 +73,35 @@ static enum ib_wc_opcode wc_opcode(u32 op)
 /* ---- retransmission timer ---------------------------------------------- */
 
 /* the QP timeout attribute: 4.096 us * 2^timeout; 0 means infinite */
-static u64 qp_timeout_us(struct mrc_qp *qp)
+static u64 timeout_attr_us(u8 t)
 {
-	u8 t = qp->attr.timeout;
-
 	if (!t)
 		return 0;
 	return (4096ULL << min_t(u8, t, 31)) / 1000;
 }
+
+static u64 qp_timeout_us(struct mrc_qp *qp)
+{
+	return timeout_attr_us(qp->attr.timeout);
+}
+
+/**
+ * mrc_comp_timed_out() - has a QP gone a whole QP timeout without progress?
+ * @timeout: the QP timeout attribute (0: infinite)
+ * @elapsed: jiffies since the last progress
+ *
+ * Compared in 64 bits: from a timeout attribute of 30 on, the timeout is
+ * more than 2^32 us, which jiffies_to_usecs() never reaches.
+ *
+ * Return: true when @elapsed is at least the timeout.
+ */
+VISIBLE_IF_KUNIT bool mrc_comp_timed_out(u8 timeout, unsigned long elapsed)
+{
+	u64 limit = timeout_attr_us(timeout);
+
+	return limit && jiffies64_to_nsecs(elapsed) >= limit * NSEC_PER_USEC;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_comp_timed_out);
 
 /*
  * RFC 6298: the smoothed RTT plus four deviations. Backed off as MRC's ACK
@@ -846,7 +868,6 @@ static int psn_sig(struct mrc_qp *qp, u32 p, int sig, u32 now)
 void mrc_comp_timeout(struct mrc_qp *qp)
 {
 	struct mrc_req *r = &qp->req;
-	u64 limit = qp_timeout_us(qp);
 	u32 p, n = 0, age, now;
 	int sig;
 
@@ -855,7 +876,7 @@ void mrc_comp_timeout(struct mrc_qp *qp)
 	    time_before(jiffies, r->rto_deadline))
 		return;
 	mrc_count(qp->mdev, MRC_CNT_TIMEOUTS, 1);
-	if (limit && jiffies_to_usecs(jiffies - r->progress) >= limit) {
+	if (mrc_comp_timed_out(qp->attr.timeout, jiffies - r->progress)) {
 		if (!r->retry_left) {
 			mrc_count(qp->mdev, MRC_CNT_RETRY_EXC, 1);
 			fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
