@@ -603,10 +603,15 @@ void mrc_qp_kick(struct mrc_qp *qp)
 static int check_send_wr(struct mrc_qp *qp, const struct ib_send_wr *wr,
 			 u32 *length)
 {
-	u32 i, len = 0;
+	u64 len = 0;
+	u32 i;
 
 	if (wr->num_sge > qp->max_send_sge)
 		return -EINVAL;
+	/*
+	 * In 64 bits: a wrapped sum would pass the bounds below, and the
+	 * inline copy takes each SGE's own length.
+	 */
 	for (i = 0; i < wr->num_sge; i++)
 		len += wr->sg_list[i].length;
 	if ((wr->send_flags & IB_SEND_INLINE) && len > qp->max_inline)

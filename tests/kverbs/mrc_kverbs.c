@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrc_kverbs: a kernel ULP in miniature, for what only kernel consumers
+ * can ask of mrc (their WRs go through ib_post_send() as structures, not
+ * through a ring userspace filled).
+ *
+ *   modprobe mrc_kverbs dev=DEV gid=N test=NAME
+ *
+ * runs test NAME on an RC QP connected to itself through GID index N of
+ * DEV and leaves "pass" or "fail: why" in
+ * /sys/module/mrc_kverbs/parameters/result. Tests:
+ *
+ *   sge_wrap	WRs whose SGE lengths add up to more than 4 GiB are refused
+ *		(a 32-bit sum wraps to a small length: an inline copy of the
+ *		real lengths would overrun the ring slot)
+ *   reg_unmapped
+ *		an IB_WR_REG_MR of an MR that ib_map_mr_sg() never mapped
+ *		(page size 0, length 0): a WRITE through its key must fail,
+ *		and nothing may divide by the page size
+ *
+ * Never load this outside the test VM.
+ */
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+
+static char *dev = "";
+module_param(dev, charp, 0444);
+MODULE_PARM_DESC(dev, "RDMA device");
+static int gid;
+module_param(gid, int, 0444);
+MODULE_PARM_DESC(gid, "RoCE v2 GID index of port 1 to connect through");
+static char *test = "";
+module_param(test, charp, 0444);
+MODULE_PARM_DESC(test, "sge_wrap or reg_unmapped");
+static char result[128] = "not run";
+module_param_string(result, result, sizeof(result), 0444);
+MODULE_PARM_DESC(result, "pass, or fail: why");
+
+struct kv_ctx {
+	struct ib_device *ibdev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	void *buf;
+	u64 dma;
+};
+
+#define KV_BUF	4096
+
+static int kv_connect(struct kv_ctx *c)
+{
+	struct ib_qp_attr a = {};
+	union ib_gid g;
+	int err;
+
+	err = rdma_query_gid(c->ibdev, 1, gid, &g);
+	if (err)
+		return err;
+	a.qp_state = IB_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+			    IB_ACCESS_REMOTE_ATOMIC;
+	err = ib_modify_qp(c->qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (err)
+		return err;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTR;
+	a.path_mtu = IB_MTU_1024;
+	a.dest_qp_num = c->qp->qp_num;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	a.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&a.ah_attr, 1);
+	rdma_ah_set_grh(&a.ah_attr, &g, 0, gid, 64, 0);
+	err = ib_modify_qp(c->qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (err)
+		return err;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 2;
+	a.rnr_retry = 2;
+	a.max_rd_atomic = 1;
+	return ib_modify_qp(c->qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int kv_setup(struct kv_ctx *c)
+{
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.cap = {
+			.max_send_wr = 16, .max_recv_wr = 4,
+			.max_send_sge = 4, .max_recv_sge = 1,
+			.max_inline_data = 64,
+		},
+	};
+
+	c->ibdev = ib_device_get_by_name(dev, RDMA_DRIVER_UNKNOWN);
+	if (!c->ibdev)
+		return -ENODEV;
+	c->pd = ib_alloc_pd(c->ibdev, 0);
+	if (IS_ERR(c->pd))
+		return PTR_ERR(c->pd);
+	c->cq = ib_alloc_cq(c->ibdev, NULL, 64, 0, IB_POLL_DIRECT);
+	if (IS_ERR(c->cq))
+		return PTR_ERR(c->cq);
+	init.send_cq = c->cq;
+	init.recv_cq = c->cq;
+	c->qp = ib_create_qp(c->pd, &init);
+	if (IS_ERR(c->qp))
+		return PTR_ERR(c->qp);
+	c->buf = kzalloc(KV_BUF, GFP_KERNEL);
+	if (!c->buf)
+		return -ENOMEM;
+	c->dma = ib_dma_map_single(c->ibdev, c->buf, KV_BUF, DMA_BIDIRECTIONAL);
+	if (ib_dma_mapping_error(c->ibdev, c->dma)) {
+		c->dma = 0;
+		return -ENOMEM;
+	}
+	return kv_connect(c);
+}
+
+static void kv_teardown(struct kv_ctx *c)
+{
+	if (!IS_ERR_OR_NULL(c->qp))
+		ib_destroy_qp(c->qp);
+	if (!IS_ERR_OR_NULL(c->cq))
+		ib_free_cq(c->cq);
+	if (c->dma)
+		ib_dma_unmap_single(c->ibdev, c->dma, KV_BUF, DMA_BIDIRECTIONAL);
+	kfree(c->buf);
+	if (!IS_ERR_OR_NULL(c->pd))
+		ib_dealloc_pd(c->pd);
+	if (c->ibdev)
+		ib_device_put(c->ibdev);
+}
+
+/* the completion of @wr_id, within 10 s */
+static int kv_wait(struct kv_ctx *c, u64 wr_id, struct ib_wc *wc)
+{
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		while (ib_poll_cq(c->cq, 1, wc) > 0)
+			if (wc->wr_id == wr_id)
+				return 0;
+		usleep_range(1000, 2000);
+	}
+	return -ETIMEDOUT;
+}
+
+static int kv_sge_wrap(struct kv_ctx *c)
+{
+	/* 2 GiB + 2 GiB + 16 bytes: 16 in 32 bits */
+	struct ib_sge sge[3] = {
+		{ .addr = c->dma, .length = 0x80000000, .lkey = c->pd->local_dma_lkey },
+		{ .addr = c->dma, .length = 0x80000000, .lkey = c->pd->local_dma_lkey },
+		{ .addr = c->dma, .length = 16, .lkey = c->pd->local_dma_lkey },
+	};
+	struct ib_send_wr wr = {
+		.opcode = IB_WR_SEND,
+		.sg_list = sge,
+		.num_sge = 3,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	const struct ib_send_wr *bad;
+	int err;
+
+	err = ib_post_send(c->qp, &wr, &bad);
+	if (err != -EINVAL) {
+		snprintf(result, sizeof(result),
+			 "fail: a SEND of 4 GiB + 16 bytes posted: %d", err);
+		return 0;
+	}
+	/* inline, where the copy takes each SGE's length (not tried above) */
+	wr.send_flags |= IB_SEND_INLINE;
+	sge[0].addr = (uintptr_t)c->buf;
+	sge[1].addr = (uintptr_t)c->buf;
+	sge[2].addr = (uintptr_t)c->buf;
+	err = ib_post_send(c->qp, &wr, &bad);
+	if (err != -EINVAL) {
+		snprintf(result, sizeof(result),
+			 "fail: an inline SEND of 4 GiB + 16 bytes posted: %d", err);
+		return 0;
+	}
+	strscpy(result, "pass", sizeof(result));
+	return 0;
+}
+
+static int kv_reg_unmapped(struct kv_ctx *c)
+{
+	struct ib_sge sge = {
+		.addr = c->dma, .length = 8, .lkey = c->pd->local_dma_lkey,
+	};
+	const struct ib_send_wr *bad;
+	struct ib_reg_wr reg = {};
+	struct ib_rdma_wr rdma = {};
+	struct ib_wc wc;
+	struct ib_mr *mr;
+	int err;
+
+	mr = ib_alloc_mr(c->pd, IB_MR_TYPE_MEM_REG, 4);
+	if (IS_ERR(mr))
+		return PTR_ERR(mr);
+	reg.wr.opcode = IB_WR_REG_MR;
+	reg.wr.wr_id = 1;
+	reg.wr.send_flags = IB_SEND_SIGNALED;
+	reg.mr = mr;
+	reg.key = mr->rkey;
+	reg.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+		     IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC;
+	err = ib_post_send(c->qp, &reg.wr, &bad);
+	if (!err)
+		err = kv_wait(c, 1, &wc);
+	if (err)
+		goto out;
+	if (wc.status != IB_WC_SUCCESS) {
+		/* refusing the registration is as good */
+		strscpy(result, "pass", sizeof(result));
+		goto out;
+	}
+	/* the WRITE fails, and the QP with it */
+	rdma.wr.opcode = IB_WR_RDMA_WRITE;
+	rdma.wr.wr_id = 2;
+	rdma.wr.send_flags = IB_SEND_SIGNALED;
+	rdma.wr.sg_list = &sge;
+	rdma.wr.num_sge = 1;
+	rdma.remote_addr = 0;
+	rdma.rkey = mr->rkey;
+	err = ib_post_send(c->qp, &rdma.wr, &bad);
+	if (!err)
+		err = kv_wait(c, 2, &wc);
+	if (err)
+		goto out;
+	if (wc.status == IB_WC_SUCCESS) {
+		strscpy(result, "fail: a WRITE into an unmapped MR succeeded",
+			sizeof(result));
+		goto out;
+	}
+	pr_info("mrc_kverbs: WRITE into the unmapped MR: %s\n",
+		ib_wc_status_msg(wc.status));
+	strscpy(result, "pass", sizeof(result));
+out:
+	ib_dereg_mr(mr);
+	return err;
+}
+
+static int __init kv_init(void)
+{
+	struct kv_ctx c = {};
+	int err;
+
+	err = kv_setup(&c);
+	if (err) {
+		snprintf(result, sizeof(result), "fail: setup: %d", err);
+		goto out;
+	}
+	if (!strcmp(test, "sge_wrap"))
+		err = kv_sge_wrap(&c);
+	else if (!strcmp(test, "reg_unmapped"))
+		err = kv_reg_unmapped(&c);
+	else
+		err = -EINVAL;
+	if (err)
+		snprintf(result, sizeof(result), "fail: %s: %d", test, err);
+out:
+	kv_teardown(&c);
+	return 0;
+}
+
+static void __exit kv_exit(void)
+{
+}
+
+module_init(kv_init);
+module_exit(kv_exit);
+MODULE_DESCRIPTION("mrc test: a kernel verbs consumer");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What only a kernel ULP can ask of mrc: ib_post_send() with WRs as
+# structures (user QPs post through their ring). The test module
+# tests/kverbs/mrc_kverbs.ko connects an RC QP to itself on $DEV_A
+# (topo_ns) and runs one case per load:
+#
+#   sge_wrap      a SEND whose SGE lengths add up to 4 GiB + 16 bytes is
+#                 refused with EINVAL, inline or not (a 32-bit sum takes it
+#                 for 16 bytes, and the inline copy overran the ring slot)
+#   reg_unmapped  IB_WR_REG_MR of an MR never given to ib_map_mr_sg(): a
+#                 WRITE through its key fails on the MR's bounds (length 0;
+#                 bounds_violations counts it), before anything could
+#                 divide by its page size of 0
+#
+# A kernel report (KASAN, UBSAN, oops) fails the run. MRC_QUICK has no
+# effect: each case is one post.
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2317 # functions called through check and trap
+DIR=$(cd "$(dirname "$0")" && pwd)
+source "$DIR/lib.sh"
+source "$DIR/topo.sh"
+require_root
+
+for t in rdma jq; do
+	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
+done
+modprobe -q mrc
+if ! modinfo mrc_kverbs >/dev/null 2>&1; then
+	echo "# no mrc_kverbs module (tests/kverbs)"
+	exit "$KSFT_SKIP"
+fi
+
+cleanup() {
+	modprobe -q -r mrc_kverbs 2>/dev/null
+	topo_cleanup
+}
+trap cleanup EXIT
+ktap_header 2
+topo_ns mrc || { echo "# topology failed"; exit "$KSFT_FAIL"; }
+
+# kverbs TEST: load the module for TEST, print its result
+kverbs() {
+	local r
+	modprobe -r mrc_kverbs 2>/dev/null
+	modprobe mrc_kverbs dev="$DEV_A" gid="$GID_A" test="$1" || return 1
+	r=$(cat /sys/module/mrc_kverbs/parameters/result)
+	modprobe -r mrc_kverbs
+	echo "$r"
+	[ "$r" = pass ]
+}
+
+# counter NAME: a counter of $DEV_A
+counter() {
+	netns "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r ".[0].$1"
+}
+
+# reg_unmapped: the WRITE fails where the responder checks the MR's bounds
+reg_unmapped() {
+	local b0 b1
+	b0=$(counter bounds_violations)
+	kverbs reg_unmapped || return 1
+	b1=$(counter bounds_violations)
+	echo "bounds_violations $b0 -> $b1"
+	[ "$b1" -gt "$b0" ]
+}
+
+check "kernel SEND with SGE lengths wrapping 32 bits refused" kverbs sge_wrap
+check "REG_MR without map_mr_sg: WRITE through it fails" reg_unmapped
+ktap_finish
