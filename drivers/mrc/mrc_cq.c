@@ -69,7 +69,11 @@ int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
-/* Move the entries not yet polled into a new ring of @cqe entries. */
+/*
+ * Move the entries not yet polled into a new ring of @cqe entries. The
+ * user learns of the new ring before it goes live: if that fails, the old
+ * one stays in use and the new one is freed.
+ */
 int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibcq->device);
@@ -77,6 +81,7 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	struct rxe_resize_cq_resp resp = {};
 	struct mrc_queue nq, old;
 	u32 cons, n, i, esz = cqe_size(cq->is_user);
+	unsigned long flags;
 	int err;
 
 	if (cqe < 1 || cqe > MRC_MAX_CQE)
@@ -86,16 +91,22 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	err = mrc_queue_init(mdev, &nq, udata, cqe, esz, &resp.mi);
 	if (err)
 		return err;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_free;
+	}
 
-	spin_lock_bh(&cq->poll_lock);
+	/* ULPs poll and arm a CQ from hard IRQ context too */
+	spin_lock_irqsave(&cq->poll_lock, flags);
 	spin_lock(&cq->lock);
 	cons = READ_ONCE(cq->q.buf->consumer_index) & cq->q.mask;
 	n = (cq->q.idx - cons) & cq->q.mask;
 	if (n > nq.mask) {
 		spin_unlock(&cq->lock);
-		spin_unlock_bh(&cq->poll_lock);
-		mrc_queue_free(&nq);
-		return -EINVAL;		/* would lose completions */
+		spin_unlock_irqrestore(&cq->poll_lock, flags);
+		err = -EINVAL;		/* would lose completions */
+		goto err_free;
 	}
 	for (i = 0; i < n; i++)
 		memcpy(mrc_queue_slot(&nq, i), mrc_queue_slot(&cq->q, cons + i),
@@ -106,15 +117,13 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	cq->q = nq;
 	ibcq->cqe = nq.mask;
 	spin_unlock(&cq->lock);
-	spin_unlock_bh(&cq->poll_lock);
-
-	if (udata) {
-		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err)
-			return err;	/* the new ring is live; user must retry */
-	}
+	spin_unlock_irqrestore(&cq->poll_lock, flags);
 	mrc_queue_free(&old);
 	return 0;
+
+err_free:
+	mrc_queue_free(&nq);
+	return err;
 }
 
 /*

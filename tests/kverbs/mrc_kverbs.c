@@ -17,10 +17,16 @@
  *		an IB_WR_REG_MR of an MR that ib_map_mr_sg() never mapped
  *		(page size 0, length 0): a WRITE through its key must fail,
  *		and nothing may divide by the page size
+ *   cq_resize	ib_resize_cq() of a CQ that was polled and armed in hard
+ *		interrupt context (as a hardware driver's completion handler
+ *		does): lockdep must find cq->lock and poll_lock taken with
+ *		interrupts off everywhere, and the completions must survive
  *
  * Never load this outside the test VM.
  */
+#include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
@@ -34,7 +40,7 @@ module_param(gid, int, 0444);
 MODULE_PARM_DESC(gid, "RoCE v2 GID index of port 1 to connect through");
 static char *test = "";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "sge_wrap or reg_unmapped");
+MODULE_PARM_DESC(test, "sge_wrap, reg_unmapped or cq_resize");
 static char result[128] = "not run";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "pass, or fail: why");
@@ -103,6 +109,7 @@ static int kv_setup(struct kv_ctx *c)
 			.max_inline_data = 64,
 		},
 	};
+	struct ib_cq_init_attr cq_attr = { .cqe = 64 };
 
 	c->ibdev = ib_device_get_by_name(dev, RDMA_DRIVER_UNKNOWN);
 	if (!c->ibdev)
@@ -110,7 +117,8 @@ static int kv_setup(struct kv_ctx *c)
 	c->pd = ib_alloc_pd(c->ibdev, 0);
 	if (IS_ERR(c->pd))
 		return PTR_ERR(c->pd);
-	c->cq = ib_alloc_cq(c->ibdev, NULL, 64, 0, IB_POLL_DIRECT);
+	/* no completion handler: cq_resize arms the CQ and polls it itself */
+	c->cq = ib_create_cq(c->ibdev, NULL, NULL, NULL, &cq_attr);
 	if (IS_ERR(c->cq))
 		return PTR_ERR(c->cq);
 	init.send_cq = c->cq;
@@ -134,7 +142,7 @@ static void kv_teardown(struct kv_ctx *c)
 	if (!IS_ERR_OR_NULL(c->qp))
 		ib_destroy_qp(c->qp);
 	if (!IS_ERR_OR_NULL(c->cq))
-		ib_free_cq(c->cq);
+		ib_destroy_cq(c->cq);
 	if (c->dma)
 		ib_dma_unmap_single(c->ibdev, c->dma, KV_BUF, DMA_BIDIRECTIONAL);
 	kfree(c->buf);
@@ -254,6 +262,81 @@ out:
 	return err;
 }
 
+struct kv_irq {
+	struct hrtimer timer;
+	struct completion done;
+	struct ib_cq *cq;
+	int polled;
+};
+
+static enum hrtimer_restart kv_irq_fn(struct hrtimer *t)
+{
+	struct kv_irq *k = container_of(t, struct kv_irq, timer);
+	struct ib_wc wc;
+
+	k->polled = ib_poll_cq(k->cq, 1, &wc);
+	ib_req_notify_cq(k->cq, IB_CQ_NEXT_COMP);
+	complete(&k->done);
+	return HRTIMER_NORESTART;
+}
+
+static int kv_cq_resize(struct kv_ctx *c)
+{
+	struct ib_sge sge = {
+		.addr = c->dma, .length = 8, .lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 };
+	struct ib_send_wr wr = {
+		.opcode = IB_WR_SEND, .sg_list = &sge, .num_sge = 1,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	const struct ib_recv_wr *rbad;
+	const struct ib_send_wr *bad;
+	struct kv_irq k = { .cq = c->cq };
+	struct ib_wc wc;
+	int err, i;
+
+	init_completion(&k.done);
+	hrtimer_init_on_stack(&k.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	k.timer.function = kv_irq_fn;
+	hrtimer_start(&k.timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+	wait_for_completion(&k.done);
+	hrtimer_cancel(&k.timer);
+	destroy_hrtimer_on_stack(&k.timer);
+	/* two completions (the SEND and its receive) to carry over */
+	rwr.wr_id = 10;
+	wr.wr_id = 11;
+	err = ib_post_recv(c->qp, &rwr, &rbad);
+	if (!err)
+		err = ib_post_send(c->qp, &wr, &bad);
+	if (err)
+		return err;
+	for (i = 0; i < 10000 && !ib_req_notify_cq(c->cq, IB_CQ_NEXT_COMP |
+					IB_CQ_REPORT_MISSED_EVENTS); i++)
+		usleep_range(1000, 2000);
+	/* let both land before the resize */
+	msleep(200);
+	err = ib_resize_cq(c->cq, 128);
+	if (err) {
+		snprintf(result, sizeof(result), "fail: ib_resize_cq: %d", err);
+		return 0;
+	}
+	for (i = 0; i < 2; i++) {
+		if (ib_poll_cq(c->cq, 1, &wc) != 1) {
+			snprintf(result, sizeof(result),
+				 "fail: %d of 2 completions after the resize", i);
+			return 0;
+		}
+		if (wc.status != IB_WC_SUCCESS) {
+			snprintf(result, sizeof(result), "fail: wr %llu: %s",
+				 wc.wr_id, ib_wc_status_msg(wc.status));
+			return 0;
+		}
+	}
+	strscpy(result, "pass", sizeof(result));
+	return 0;
+}
+
 static int __init kv_init(void)
 {
 	struct kv_ctx c = {};
@@ -268,6 +351,8 @@ static int __init kv_init(void)
 		err = kv_sge_wrap(&c);
 	else if (!strcmp(test, "reg_unmapped"))
 		err = kv_reg_unmapped(&c);
+	else if (!strcmp(test, "cq_resize"))
+		err = kv_cq_resize(&c);
 	else
 		err = -EINVAL;
 	if (err)
