@@ -218,6 +218,36 @@ void mrc_qp_flush_rq(struct mrc_qp *qp)
 	}
 }
 
+/* Drop every entry posted to a ring the kernel consumes */
+static void queue_drop_all(struct mrc_queue *q)
+{
+	if (!q->buf)
+		return;
+	/* acquire: pairs with the producer's release, entries first */
+	q->idx = smp_load_acquire(&q->buf->producer_index) & q->mask;
+	/* release: the slots are given back after the index was read */
+	smp_store_release(&q->buf->consumer_index, q->idx);
+}
+
+/*
+ * Move to RESET (qp->lock held). IBA empties the work queues without
+ * completions: the requester and responder forget what they fetched or
+ * sent, and what was posted is dropped, or a QP connected again would
+ * resend old WQEs and land new messages in old receives.
+ */
+static void qp_reset(struct mrc_qp *qp)
+{
+	/* an RNR wait or a timeout of the old connection ends here */
+	del_timer(&qp->timer);
+	cancel_work(&qp->work);
+	qp->state = IB_QPS_RESET;
+	queue_drop_all(&qp->sq);
+	if (!qp->srq)
+		queue_drop_all(&qp->rq);
+	mrc_req_reset(qp);
+	mrc_resp_reset(qp);
+}
+
 /* Move to the error state and flush every outstanding WR (qp->lock held) */
 void mrc_qp_error(struct mrc_qp *qp)
 {
@@ -402,9 +432,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	qp->attr.qp_state = new;
 	switch (new) {
 	case IB_QPS_RESET:
-		qp->state = new;
-		mrc_req_reset(qp);
-		mrc_resp_reset(qp);
+		qp_reset(qp);
 		break;
 	case IB_QPS_RTR:
 		qp->state = new;

@@ -21,6 +21,10 @@
  *		interrupt context (as a hardware driver's completion handler
  *		does): lockdep must find cq->lock and poll_lock taken with
  *		interrupts off everywhere, and the completions must survive
+ *   reset_sq	a QP moved to RESET and connected again: a SEND it had sent
+ *		(waiting out RNR NAKs) must not come back
+ *   reset_rq	the same with a receive it had posted: the next SEND must
+ *		not land in it
  *
  * Never load this outside the test VM.
  */
@@ -40,7 +44,7 @@ module_param(gid, int, 0444);
 MODULE_PARM_DESC(gid, "RoCE v2 GID index of port 1 to connect through");
 static char *test = "";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "sge_wrap, reg_unmapped or cq_resize");
+MODULE_PARM_DESC(test, "sge_wrap, reg_unmapped, cq_resize, reset_sq or reset_rq");
 static char result[128] = "not run";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "pass, or fail: why");
@@ -52,6 +56,7 @@ struct kv_ctx {
 	struct ib_qp *qp;
 	void *buf;
 	u64 dma;
+	u8 rnr_retry;
 };
 
 #define KV_BUF	4096
@@ -78,7 +83,7 @@ static int kv_connect(struct kv_ctx *c)
 	a.path_mtu = IB_MTU_1024;
 	a.dest_qp_num = c->qp->qp_num;
 	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
+	a.min_rnr_timer = 20;	/* 10 ms between RNR retries */
 	a.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
 	rdma_ah_set_port_num(&a.ah_attr, 1);
 	rdma_ah_set_grh(&a.ah_attr, &g, 0, gid, 64, 0);
@@ -91,7 +96,7 @@ static int kv_connect(struct kv_ctx *c)
 	a.qp_state = IB_QPS_RTS;
 	a.timeout = 14;
 	a.retry_cnt = 2;
-	a.rnr_retry = 2;
+	a.rnr_retry = c->rnr_retry;
 	a.max_rd_atomic = 1;
 	return ib_modify_qp(c->qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
 			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
@@ -134,7 +139,7 @@ static int kv_setup(struct kv_ctx *c)
 		c->dma = 0;
 		return -ENOMEM;
 	}
-	return kv_connect(c);
+	return 0;
 }
 
 static void kv_teardown(struct kv_ctx *c)
@@ -337,12 +342,130 @@ static int kv_cq_resize(struct kv_ctx *c)
 	return 0;
 }
 
+/* move the QP to RESET and connect it again */
+static int kv_reconnect(struct kv_ctx *c)
+{
+	struct ib_qp_attr a = { .qp_state = IB_QPS_RESET };
+	int err;
+
+	err = ib_modify_qp(c->qp, &a, IB_QP_STATE);
+	return err ?: kv_connect(c);
+}
+
+/* poll for @ms; a bit per wr_id (below 64) seen in *@seen */
+static void kv_collect(struct kv_ctx *c, unsigned int ms, u64 *seen)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	struct ib_wc wc;
+
+	do {
+		while (ib_poll_cq(c->cq, 1, &wc) > 0) {
+			if (wc.wr_id < 64)
+				*seen |= BIT_ULL(wc.wr_id);
+			if (wc.status != IB_WC_SUCCESS)
+				pr_info("mrc_kverbs: wr %llu: %s\n", wc.wr_id,
+					ib_wc_status_msg(wc.status));
+		}
+		usleep_range(1000, 2000);
+	} while (time_before(jiffies, end));
+}
+
+static int kv_post_send(struct kv_ctx *c, u64 wr_id)
+{
+	struct ib_sge sge = {
+		.addr = c->dma, .length = 8, .lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_id = wr_id, .opcode = IB_WR_SEND, .sg_list = &sge,
+		.num_sge = 1, .send_flags = IB_SEND_SIGNALED,
+	};
+	const struct ib_send_wr *bad;
+
+	return ib_post_send(c->qp, &wr, &bad);
+}
+
+static int kv_post_recv(struct kv_ctx *c, u64 wr_id)
+{
+	struct ib_sge sge = {
+		.addr = c->dma + 64, .length = 64,
+		.lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1 };
+	const struct ib_recv_wr *bad;
+
+	return ib_post_recv(c->qp, &wr, &bad);
+}
+
+static int kv_reset_sq(struct kv_ctx *c)
+{
+	u64 seen = 0;
+	int err;
+
+	/* SEND 1 finds no receive: RNR NAKs, it stays outstanding */
+	err = kv_post_send(c, 1);
+	if (err)
+		return err;
+	kv_collect(c, 200, &seen);
+	err = kv_reconnect(c);
+	if (!err)
+		err = kv_post_recv(c, 2);
+	if (err)
+		return err;
+	kv_collect(c, 500, &seen);
+	if (seen) {
+		snprintf(result, sizeof(result),
+			 "fail: before a new SEND, completions 0x%llx (1: the old SEND, 2: its receive)",
+			 seen);
+		return 0;
+	}
+	err = kv_post_send(c, 3);
+	if (err)
+		return err;
+	kv_collect(c, 500, &seen);
+	if (seen != (BIT_ULL(2) | BIT_ULL(3))) {
+		snprintf(result, sizeof(result),
+			 "fail: SEND 3 into receive 2: completions 0x%llx", seen);
+		return 0;
+	}
+	strscpy(result, "pass", sizeof(result));
+	return 0;
+}
+
+static int kv_reset_rq(struct kv_ctx *c)
+{
+	u64 seen = 0;
+	int err;
+
+	/* receive 4 is posted, never used: the QP forgets it */
+	err = kv_post_recv(c, 4);
+	if (!err)
+		err = kv_reconnect(c);
+	if (!err)
+		err = kv_post_recv(c, 5);
+	if (!err)
+		err = kv_post_send(c, 6);
+	if (err)
+		return err;
+	kv_collect(c, 500, &seen);
+	if (seen != (BIT_ULL(5) | BIT_ULL(6))) {
+		snprintf(result, sizeof(result),
+			 "fail: SEND 6 into receive 5: completions 0x%llx (4: the old receive)",
+			 seen);
+		return 0;
+	}
+	strscpy(result, "pass", sizeof(result));
+	return 0;
+}
+
 static int __init kv_init(void)
 {
 	struct kv_ctx c = {};
 	int err;
 
+	c.rnr_retry = strcmp(test, "reset_sq") ? 2 : 7;
 	err = kv_setup(&c);
+	if (!err)
+		err = kv_connect(&c);
 	if (err) {
 		snprintf(result, sizeof(result), "fail: setup: %d", err);
 		goto out;
@@ -353,6 +476,10 @@ static int __init kv_init(void)
 		err = kv_reg_unmapped(&c);
 	else if (!strcmp(test, "cq_resize"))
 		err = kv_cq_resize(&c);
+	else if (!strcmp(test, "reset_sq"))
+		err = kv_reset_sq(&c);
+	else if (!strcmp(test, "reset_rq"))
+		err = kv_reset_rq(&c);
 	else
 		err = -EINVAL;
 	if (err)

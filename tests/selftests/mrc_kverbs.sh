@@ -14,6 +14,11 @@
 #                 that): lockdep (the KASAN kernel) sees cq->lock and
 #                 poll_lock always taken with interrupts off, and the two
 #                 completions in the CQ survive the resize
+#   reset_sq      the QP moved to RESET and connected again: a SEND it had
+#                 sent (waiting out RNR NAKs) is not sent again
+#   reset_rq      the same: a receive it had posted does not take the next
+#                 SEND (IBA: RESET empties the work queues, without
+#                 completions)
 #   reg_unmapped  IB_WR_REG_MR of an MR never given to ib_map_mr_sg(): a
 #                 WRITE through its key fails on the MR's bounds (length 0;
 #                 bounds_violations counts it), before anything could
@@ -47,7 +52,7 @@ cleanup() {
 	topo_cleanup
 }
 trap cleanup EXIT
-ktap_header 4
+ktap_header 6
 topo_ns mrc || { echo "# topology failed"; exit "$KSFT_FAIL"; }
 
 # warnings: the kernel's WARNINGs so far (lockdep's reports are such too)
@@ -97,4 +102,6 @@ resize_efault() {
 check "REG_MR without map_mr_sg: WRITE through it fails" reg_unmapped
 check "resize_cq of a CQ armed in hard IRQ keeps its completions" kverbs cq_resize
 check "resize_cq with an unwritable response leaves the CQ as it was" resize_efault
+check "RESET empties the send queue" kverbs reset_sq
+check "RESET empties the receive queue" kverbs reset_rq
 ktap_finish
