@@ -89,29 +89,44 @@ def transport(a):
     return bth(a.pkey, OP["write"], a.qpn, a.psn, pad, True) + meth + reth + pay + bytes(pad)
 
 
-def packet(a, src, dst):
-    tp = transport(a)
+def icrc(pkt, nhlen):
+    """The ICRC of IP packet PKT (an IP header of NHLEN bytes, UDP, BTH, the
+    rest, the ICRC's 4 bytes last) as mrc computes it: CRC-32 over the IP,
+    UDP and BTH headers with their variant fields set to ones, then every
+    byte up to the ICRC."""
+    m = bytearray(pkt[:nhlen + 8 + 12])
+    if nhlen == 20:
+        m[1] = 0xFF                           # TOS
+        m[8] = 0xFF                           # TTL
+        m[10:12] = b"\xff\xff"                # header checksum
+    else:
+        m[0] |= 0x0F                          # traffic class, low half
+        m[1:4] = b"\xff\xff\xff"             # the rest of it, flow label
+        m[7] = 0xFF                           # hop limit
+    m[nhlen + 6:nhlen + 8] = b"\xff\xff"      # UDP checksum
+    m[nhlen + 8 + 4] = 0xFF                   # BTH reserved/FECN/BECN byte
+    return zlib.crc32(bytes(m) + bytes(pkt[nhlen + 20:len(pkt) - 4]))
+
+
+def ip4_csum(hdr):
+    return udp_csum(bytes(hdr[:10]) + b"\0\0" + bytes(hdr[12:]))
+
+
+def roce(tp, src, dst, sport=0xC000):
+    """An IP packet carrying transport bytes TP (BTH to payload and pad) to
+    UDP 4791, from SRC to DST (ipaddress objects of one family), ICRC
+    appended."""
     ulen = 8 + len(tp) + 4
-    udp = struct.pack(">HHHH", a.sport, UDP_PORT, ulen, 0)
+    udp = struct.pack(">HHHH", sport, UDP_PORT, ulen, 0)
     if dst.version == 4:
-        ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + ulen, 0x4d52, 0x4000, 64,
-                         socket.IPPROTO_UDP, 0, src.packed, dst.packed)
-        masked = bytearray(ip)
-        masked[1] = 0xFF                      # TOS
-        masked[8] = 0xFF                      # TTL
-        masked[10:12] = b"\xff\xff"           # header checksum
+        ip = bytearray(struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + ulen, 0x4d52, 0x4000, 64,
+                                   socket.IPPROTO_UDP, 0, src.packed, dst.packed))
+        ip[10:12] = struct.pack(">H", ip4_csum(ip))
+        ip = bytes(ip)
     else:
         ip = struct.pack(">IHBB16s16s", 6 << 28, ulen, socket.IPPROTO_UDP, 64,
                          src.packed, dst.packed)
-        masked = bytearray(ip)
-        masked[0] |= 0x0F                     # traffic class, low half
-        masked[1:4] = b"\xff\xff\xff"         # the rest of it, flow label
-        masked[7] = 0xFF                      # hop limit
-    mudp = bytearray(udp)
-    mudp[6:8] = b"\xff\xff"                   # UDP checksum
-    mbth = bytearray(tp[:12])
-    mbth[4] = 0xFF                            # BTH reserved/FECN/BECN byte
-    crc = zlib.crc32(bytes(masked) + bytes(mudp) + bytes(mbth) + tp[12:])
+    crc = icrc(ip + udp + tp + bytes(4), len(ip))
     body = tp + struct.pack("<I", crc)
     if dst.version == 6:
         # IPv6 requires a UDP checksum (the ICRC masks it): without one,
@@ -120,6 +135,10 @@ def packet(a, src, dst):
                         struct.pack(">IxxxB", ulen, socket.IPPROTO_UDP) + udp + body)
         udp = udp[:6] + struct.pack(">H", csum)
     return ip + udp + body
+
+
+def packet(a, src, dst):
+    return roce(transport(a), src, dst, a.sport)
 
 
 def udp_csum(data):
