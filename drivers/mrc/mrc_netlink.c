@@ -243,8 +243,10 @@ int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	err = -EINVAL;
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID))
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
+		NL_SET_ERR_MSG(info->extack, "plane number required");
 		goto out;
+	}
 	id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
 	err = -ENOENT;
 	if (!has_plane(mdev, id)) {
@@ -348,8 +350,10 @@ int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	err = -EINVAL;
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_IFINDEX))
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_IFINDEX)) {
+		NL_SET_ERR_MSG(info->extack, "netdev (ifindex) required");
 		goto out;
+	}
 	if (info->attrs[MRC_A_PLANE_ID])
 		id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
 	rtnl_lock();
@@ -526,6 +530,7 @@ static int req_path(struct genl_info *info, struct mrc_dev **mdevp,
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PEER)) {
+		NL_SET_ERR_MSG(info->extack, "peer address required");
 		ib_device_put(&mdev->ib_dev);
 		return -EINVAL;
 	}
@@ -561,8 +566,10 @@ static int req_path(struct genl_info *info, struct mrc_dev **mdevp,
 static int path_add(struct genl_info *info, struct mrc_dev *mdev,
 		    const struct in6_addr *peer, struct mrc_path_cfg *cfg)
 {
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PLANE))
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PLANE)) {
+		NL_SET_ERR_MSG(info->extack, "plane required");
 		return -EINVAL;
+	}
 	/* only path-add's policy has these: info->attrs is as long as it */
 	if (info->attrs[MRC_A_PATH_LBLEN])
 		cfg->lblen = nla_get_u8(info->attrs[MRC_A_PATH_LBLEN]);
@@ -748,6 +755,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_EV_QPN) ||
 	    GENL_REQ_ATTR_CHECK(info, MRC_A_EV_INDEX) ||
 	    GENL_REQ_ATTR_CHECK(info, MRC_A_EV_STATE)) {
+		NL_SET_ERR_MSG(info->extack, "QP number, EV index and state required");
 		err = -EINVAL;
 		goto put;
 	}
