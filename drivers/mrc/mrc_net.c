@@ -106,8 +106,9 @@ static struct dst_entry *route4(struct net *net, struct net_device *ndev,
 
 	if (dc) {
 		rt = dst_cache_get_ip4(dc, &saddr);
-		if (rt)
+		if (rt && rt->dst.dev == ndev)
 			return &rt->dst;
+		ip_rt_put(rt);	/* a plane moved to another netdev, or local */
 	}
 	rt = ip_route_output_key(net, &fl);
 	if (IS_ERR(rt))
@@ -137,8 +138,11 @@ static struct dst_entry *route6(struct net *net, struct net_device *ndev,
 
 	if (dc) {
 		dst = dst_cache_get_ip6(dc, saddr);
-		if (dst)
+		if (dst && dst->dev == ndev)
 			return dst;
+		/* a plane moved to another netdev: look up afresh */
+		dst_release(dst);
+		*saddr = fl.saddr;
 	}
 	if (ipv6_addr_any(saddr)) {
 		if (ip6_dst_lookup(net, NULL, &dst, &fl))
