@@ -44,6 +44,9 @@
  * @planes: the planes by number; plane 0 is @ndev's. Written under RTNL,
  *	    read under RCU.
  * @planes_up: bit k set while plane k can carry packets (RTNL writes)
+ * @planes_fit: bit k of [m] set while plane k's netdev MTU carries packets
+ *		of IB path MTU m (RTNL writes)
+ * @path_mtu: the smallest path MTU of the planes: the port's active MTU
  * @cfg_lock: serialises writers of @peers
  * @peers: path sets (struct mrc_pathset) by remote node; RCU list
  * @ev_count: EVs a new RC QP gets (the device profile)
@@ -69,6 +72,8 @@ struct mrc_dev {
 	struct mrc_stats __percpu *stats;
 	struct mrc_plane __rcu *planes[MRC_MAX_PLANES];
 	u16 planes_up;
+	u16 planes_fit[IB_MTU_4096 + 1];
+	enum ib_mtu path_mtu;
 	struct mutex cfg_lock;		/* writers of @peers */
 	struct list_head peers;
 	u32 ev_count;
@@ -559,6 +564,14 @@ enum mrc_stamp {
 };
 
 int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what);
+
+/* The planes @qp sends data on now: up, and with room for its path MTU */
+static inline u16 mrc_qp_planes(const struct mrc_qp *qp)
+{
+	return READ_ONCE(qp->mdev->planes_up) &
+	       READ_ONCE(qp->mdev->planes_fit[qp->attr.path_mtu]);
+}
+
 void mrc_qp_stamp_ev(struct mrc_qp *qp, struct sk_buff *skb, u32 i);
 void mrc_qp_ev_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig);
 u16 mrc_qp_sport(u32 qpn);

@@ -273,6 +273,7 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 	mutex_init(&mdev->cfg_lock);
 	INIT_LIST_HEAD(&mdev->peers);
 	mdev->ev_count = MRC_DEFAULT_EVS;
+	mdev->path_mtu = IB_MTU_256;	/* until plane 0 is attached */
 	atomic_set(&mdev->num_ucontext, 0);
 	atomic_set(&mdev->num_pd, 0);
 	mdev->port_state = mrc_verbs_port_state(ndev);

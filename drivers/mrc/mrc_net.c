@@ -763,6 +763,9 @@ static int mrc_net_event(struct notifier_block *nb, unsigned long event,
 		mrc_plane_event(ndev);
 		port_event(ndev);
 		break;
+	case NETDEV_CHANGEMTU:
+		mrc_plane_event(ndev);
+		break;
 	default:
 		break;
 	}

@@ -18,7 +18,36 @@ bool mrc_plane_is_up(const struct net_device *ndev)
 	return netif_running(ndev) && netif_oper_up(ndev);
 }
 
-/* Recompute the bit of @plane in planes_up. RTNL. */
+/*
+ * Recompute which planes carry which path MTU, and the smallest: a QP
+ * sprays its data only over planes its MTU fits, and the port reports the
+ * MTU every plane carries, the one to choose. RTNL.
+ */
+static void set_mtus(struct mrc_dev *mdev)
+{
+	enum ib_mtu least = IB_MTU_4096, m, pm;
+	u16 fit[IB_MTU_4096 + 1] = {};
+	struct mrc_plane *plane;
+	bool any = false;
+	int i;
+
+	ASSERT_RTNL();
+	for (i = 0; i < MRC_MAX_PLANES; i++) {
+		plane = rtnl_dereference(mdev->planes[i]);
+		if (!plane)
+			continue;
+		pm = mrc_wire_path_mtu(READ_ONCE(plane->ndev->mtu));
+		for (m = IB_MTU_256; m <= pm; m++)
+			fit[m] |= BIT(i);
+		least = min(least, pm ? pm : IB_MTU_256);
+		any = true;
+	}
+	for (m = IB_MTU_256; m <= IB_MTU_4096; m++)
+		WRITE_ONCE(mdev->planes_fit[m], fit[m]);
+	WRITE_ONCE(mdev->path_mtu, any ? least : IB_MTU_256);
+}
+
+/* Recompute the bit of @plane in planes_up, and the MTUs. RTNL. */
 static void set_state(struct mrc_plane *plane)
 {
 	struct mrc_dev *mdev = plane->mdev;
@@ -28,6 +57,7 @@ static void set_state(struct mrc_plane *plane)
 	if (mrc_plane_is_up(plane->ndev))
 		up |= BIT(plane->id);
 	WRITE_ONCE(mdev->planes_up, up);
+	set_mtus(mdev);
 }
 
 /**
@@ -99,6 +129,7 @@ static void remove(struct mrc_dev *mdev, struct mrc_plane *plane)
 {
 	RCU_INIT_POINTER(mdev->planes[plane->id], NULL);
 	WRITE_ONCE(mdev->planes_up, mdev->planes_up & ~BIT(plane->id));
+	set_mtus(mdev);
 	mrc_net_detach(plane->ndev);	/* waits for receivers (synchronize_net) */
 	synchronize_net();		/* and for transmitters */
 	netdev_put(plane->ndev, &plane->tracker);
@@ -176,6 +207,7 @@ void mrc_plane_event(struct net_device *ndev)
 	} else {
 		u16 was = mdev->planes_up;
 
+		/* also on NETDEV_CHANGEMTU: the planes a QP's MTU fits change */
 		set_state(plane);
 		if (was == mdev->planes_up)
 			return;

@@ -343,8 +343,12 @@ static int apply_attr(struct mrc_qp *qp, struct ib_qp_attr *attr, int mask,
 	if (mask & (IB_QP_ALT_PATH | IB_QP_PATH_MIG_STATE))
 		return -EOPNOTSUPP;
 	if ((mask & IB_QP_PATH_MTU) &&
-	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096 ||
+	     !READ_ONCE(mdev->planes_fit[attr->path_mtu]))) {
+		mrc_dbg(mdev, "QP %u: no plane carries path MTU %d\n",
+			qp->ibqp.qp_num, ib_mtu_enum_to_int(attr->path_mtu));
 		return -EINVAL;
+	}
 	if (mask & IB_QP_AV) {
 		struct mrc_evset *evs = qp->evs;
 
@@ -358,14 +362,8 @@ static int apply_attr(struct mrc_qp *qp, struct ib_qp_attr *attr, int mask,
 					    lockdep_is_held(&qp->lock));
 	}
 	if (mask & IB_QP_PATH_MTU) {
-		struct net_device *ndev = mrc_dev_netdev_get(mdev);
-		enum ib_mtu port = ndev ? mrc_wire_path_mtu(READ_ONCE(ndev->mtu)) : 0;
-
-		dev_put(ndev);
-		if (!port)
-			port = IB_MTU_256;
-		qp->attr.path_mtu = min(attr->path_mtu, port);
-		qp->mtu = ib_mtu_enum_to_int(qp->attr.path_mtu);
+		qp->attr.path_mtu = attr->path_mtu;
+		qp->mtu = ib_mtu_enum_to_int(attr->path_mtu);
 	}
 	if (mask & IB_QP_PKEY_INDEX)
 		qp->attr.pkey_index = attr->pkey_index;
@@ -529,7 +527,6 @@ static void stamp(struct mrc_qp *qp, struct sk_buff *skb, struct mrc_ev *e)
  */
 int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what)
 {
-	u16 up = READ_ONCE(qp->mdev->planes_up);
 	struct mrc_evset *evs = qp->evs;
 	struct mrc_ev *e;
 	int i;
@@ -537,8 +534,10 @@ int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what)
 	*mrc_skb_av(skb) = qp->av;
 	if (!evs)
 		return -1;
-	i = what == MRC_STAMP_ACK ? mrc_evset_reverse(evs, up) :
-				    mrc_evset_next(evs, up);
+	/* acknowledgements are small: any plane that is up carries them */
+	i = what == MRC_STAMP_ACK ?
+		mrc_evset_reverse(evs, READ_ONCE(qp->mdev->planes_up)) :
+		mrc_evset_next(evs, mrc_qp_planes(qp));
 	if (i < 0)
 		i = evs->slot[evs->order[0]];	/* nothing up: lost, counted */
 	e = &evs->ev[i];

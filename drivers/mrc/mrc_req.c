@@ -607,7 +607,7 @@ static void send_probes(struct mrc_qp *qp, struct sk_buff_head *txq)
 		return;
 	qp->req.probe_next_us = now + MRC_PROBE_MIN_US;
 	n = mrc_evset_probes(evs, now, mrc_comp_probe_us(qp),
-			     READ_ONCE(qp->mdev->planes_up), idx, ARRAY_SIZE(idx));
+			     mrc_qp_planes(qp), idx, ARRAY_SIZE(idx));
 	for (k = 0; k < n; k++) {
 		evs->ev[idx[k]].probes++;
 		send_probe(qp, idx[k], txq);
@@ -628,7 +628,7 @@ static void send_rto_probe(struct mrc_qp *qp, struct sk_buff_head *txq)
 	if (!qp->req.rto_probe || !qp->evs)
 		return;
 	qp->req.rto_probe = false;
-	i = mrc_evset_next(qp->evs, READ_ONCE(qp->mdev->planes_up));
+	i = mrc_evset_next(qp->evs, mrc_qp_planes(qp));
 	if (i < 0)
 		return;
 	qp->evs->ev[i].probes++;

@@ -96,9 +96,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 	else
 		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
 	attr->max_mtu = IB_MTU_4096;
-	attr->active_mtu = mrc_wire_path_mtu(READ_ONCE(ndev->mtu));
-	if (!attr->active_mtu)
-		attr->active_mtu = IB_MTU_256;
+	attr->active_mtu = READ_ONCE(mdev->path_mtu);
 	attr->gid_tbl_len = MRC_PORT_GID_TBL_LEN;
 	attr->pkey_tbl_len = MRC_PORT_PKEY_TBL_LEN;
 	attr->max_vl_num = 1;

@@ -9,9 +9,11 @@
 #   +--------------------------------+      +--------------------------------+
 #
 # Covers: create, show (rdma, ibv_devices, ibv_devinfo), GIDs, port state
-# following the link, MTU, bad input (duplicate name, netdev already bound,
-# unknown netdev, VLAN), rdma link del, netdev unregister, namespace
-# deletion, module autoload, rmmod with devices present, add/del churn.
+# following the link, MTU (the smallest over the planes; a QP sprays only
+# over planes its path MTU fits; one no plane carries is refused), bad
+# input (duplicate name, netdev already bound, unknown netdev, VLAN), rdma
+# link del, netdev unregister, namespace deletion, module autoload, rmmod
+# with devices present, add/del churn.
 # MRC_QUICK=1: 2 add/del cycles under 2 link flaps instead of 15 and 15
 # (the last with a device on a dummy netdev that is then removed, as in full).
 # Waits for state changes are hang guards, times MRC_TIMEOUT_SCALE.
@@ -23,9 +25,13 @@ modprobe -q ib_uverbs
 modprobe -q veth
 modprobe -q dummy
 modprobe -q 8021q
+MRCCTL=$(cd "$(dirname "$0")/../../tools/mrcctl" && pwd)/mrcctl
+[ -x "$MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit "$KSFT_SKIP"; }
+LOGS=$(mktemp -d /tmp/mrc_link.XXXXXX)
+export MRCCTL LOGS
 
-ktap_header 28
-trap cleanup_ns EXIT
+ktap_header 37
+trap 'cleanup_ns; rm -rf "$LOGS"' EXIT
 setup_ns a b
 export a b
 ip link add va netns "$a" type veth peer name vb netns "$b"
@@ -54,6 +60,40 @@ gid_present() { # DEV GID TYPE
 	return 1
 }
 
+gid_index() { # DEV GID -> its index in the port's table
+	local d=/sys/class/infiniband/$1/ports/1/gids g v
+	for g in "$d"/*; do
+		read -r v 2>/dev/null <"$g" && [ "$v" = "$2" ] && { echo "${g##*/}"; return 0; }
+	done
+	return 1
+}
+# pp MTU ITERS PORT: ibv_rc_pingpong of 4 KiB messages, mrcb <- mrca over
+# their fd77:: GIDs, at path MTU MTU, data checked (-c); output in $LOGS/{s,c}
+pp() {
+	local gs gc spid crc src
+	gs=$(gid_index mrcb fd77:0000:0000:0000:0000:0000:0000:0002) &&
+		gc=$(gid_index mrca fd77:0000:0000:0000:0000:0000:0000:0001) || return 1
+	netns "$b" timeout "$(tmo 120)" ibv_rc_pingpong -d mrcb -g "$gs" -m "$1" -s 4096 \
+		-n "$2" -p "$3" -c >"$LOGS/s" 2>&1 &
+	spid=$!
+	wait_for "$(tmo 30)" netns "$b" sh -c "ss -Hltn 'sport = :$3' | grep -q ."
+	netns "$a" timeout "$(tmo 120)" ibv_rc_pingpong -d mrca -g "$gc" -m "$1" -s 4096 \
+		-n "$2" -p "$3" -c 10.77.0.2 >"$LOGS/c" 2>&1
+	crc=$?
+	wait "$spid"
+	src=$?
+	[ "$crc" = 0 ] && [ "$src" = 0 ] && grep -q "$2 iters" "$LOGS/c"
+}
+# frag: ns a's IPv6 fragmentation failures and fragments made
+frag() {
+	netns "$a" nstat -asz Ip6FragFails Ip6FragCreates | awk '/^Ip6Frag/ { s += $2 } END { print s + 0 }'
+}
+plane_tx() { # ID: tx_bytes of mrca's plane ID
+	netns "$a" "$MRCCTL" -j plane show dev mrca | jq -r ".[] | select(.plane == $1) | .tx_bytes"
+}
+plane_rx() { # a|b ID: rx_packets of that side's plane ID
+	netns "${!1}" "$MRCCTL" -j plane show dev "mrc$1" | jq -r ".[] | select(.plane == $2) | .rx_packets"
+}
 export -f rdma_devs has_rdma_dev port_state devinfo gid_present wait_for
 W=$(tmo 10) W5=$(tmo 5)	# hang guards for state changes (ms when healthy)
 CHURN=$(by_mode 15 2)	# the dummy netdev case every 5th cycle and the last
@@ -90,6 +130,60 @@ ip -n "$b" link set vb down
 check "peer down: port DOWN" wait_for "$W" bash -c "[ \"\$(port_state mrca)\" = DOWN ]"
 ip -n "$b" link set vb up
 check "peer up: port ACTIVE again" wait_for "$W" bash -c "[ \"\$(port_state mrca)\" = ACTIVE ]"
+
+# -- planes of different MTUs: plane 1 on a second veth pair, a UDP path
+# over each plane. The port reports the MTU every plane carries; a QP
+# sprays its data only over planes its path MTU fits, and a path MTU no
+# plane carries is refused (as rxe refuses one above the port's).
+# (vb's down flushed its IPv6 address)
+ip -n "$b" addr replace fd77::2/64 dev vb nodad
+ip link add va2 netns "$a" type veth peer name vb2 netns "$b"
+ip -n "$a" addr add fd78::1/64 dev va2 nodad
+ip -n "$b" addr add fd78::2/64 dev vb2 nodad
+ip -n "$a" link set va2 mtu 9000 up
+ip -n "$b" link set vb2 mtu 9000 up
+# a third pair with the same addresses, for plane 1 to move to later: its
+# routes exist before any is cached, so only mrc can tell the two apart
+ip link add va3 netns "$a" type veth peer name vb3 netns "$b"
+ip -n "$a" addr add fd78::1/64 dev va3 nodad
+ip -n "$b" addr add fd78::2/64 dev vb3 nodad
+ip -n "$a" link set va3 up
+ip -n "$b" link set vb3 up
+netns "$a" "$MRCCTL" plane add dev mrca netdev va2
+netns "$b" "$MRCCTL" plane add dev mrcb netdev vb2
+for p in 0:77 1:78; do
+	netns "$a" "$MRCCTL" path add dev mrca peer fd77::2 plane "${p%:*}" remote "fd${p#*:}::2"
+	netns "$b" "$MRCCTL" path add dev mrcb peer fd77::1 plane "${p%:*}" remote "fd${p#*:}::1"
+done
+check "two planes at netdev MTU 9000: active_mtu 4096" \
+	bash -c "[ \"\$(devinfo mrca active_mtu)\" = 4096 ]"
+ip -n "$a" link set va2 mtu 1500
+ip -n "$b" link set vb2 mtu 1500
+check "plane 1's netdev MTU drops to 1500: active_mtu 1024, what every plane carries" \
+	bash -c "[ \"\$(devinfo mrca active_mtu)\" = 1024 ] && [ \"\$(devinfo mrcb active_mtu)\" = 1024 ]"
+f0=$(frag) tx0=$(plane_tx 0)
+check "path MTU 4096 over planes of MTU 9000 and 1500: ibv_rc_pingpong, data checked" \
+	pp 4096 "$(by_mode 100 20)" 18515
+check "no packet too big for plane 1 (Ip6FragFails, Ip6FragCreates unchanged)" \
+	test "$(frag)" = "$f0"
+check "plane 0 carried the data" test "$(plane_tx 0)" -gt $((tx0 + 4096 * $(by_mode 100 20)))
+ip -n "$a" link set va mtu 1500
+ip -n "$b" link set vb mtu 1500
+refused() { ! pp 4096 1 18516 && cat "$LOGS/s" "$LOGS/c" | grep -q 'Failed to modify QP to RTR'; }
+check "a path MTU no plane carries (4096 at netdev MTU 1500) is refused at RTR" refused
+check "path MTU 1024 over both planes: ibv_rc_pingpong, data checked" pp 1024 "$(by_mode 100 20)" 18517
+# plane 1 moves to the third pair at both ends; the old pair still routes
+# the same addresses, but packets on it reach no plane any more
+for s in a b; do
+	netns "${!s}" "$MRCCTL" plane del dev "mrc$s" id 1
+	netns "${!s}" "$MRCCTL" plane add dev "mrc$s" netdev "v${s}3" id 1
+done
+rx1=$(plane_rx b 1)
+check "plane 1 moved to another netdev: ibv_rc_pingpong, data checked" \
+	pp 1024 "$(by_mode 100 20)" 18518
+check "plane 1's packets leave through its new netdev (received on the peer's plane 1)" \
+	test "$(plane_rx b 1)" -gt "$rx1"
+for s in a b; do netns "${!s}" "$MRCCTL" plane del dev "mrc$s" id 1; done
 
 # -- bad input: a clear error, nothing changed
 # (the devices and their bindings; port states may still settle after the flap)
