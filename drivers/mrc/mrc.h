@@ -314,6 +314,7 @@ struct mrc_req {
 	u16 msn;
 	u16 rqmsn;
 	u32 rd_outstanding;
+	u32 peer_win;			/* PSNs the peer's MPR lets fly */
 	u32 nlost;
 	u8 retry_left;
 	u8 rnr_left;

@@ -544,11 +544,12 @@ static void rev_probe_answered(struct mrc_qp *qp, u32 i)
 	r->rev_rtt_us = r->rev_rtt_us ? (7 * r->rev_rtt_us + rtt) / 8 : rtt;
 }
 
-/* What a SACK says of the peer's planes and of the EV it names */
+/* What a SACK says of the peer's window and planes, and of the EV it names */
 static void sack_ev(struct mrc_qp *qp, const struct mrc_sack *s)
 {
 	struct mrc_ev *e;
 
+	qp->req.peer_win = mrc_psn_mpr_window(s->mpr, MRC_TX_WIN);
 	if (!qp->evs)
 		return;
 	if (mrc_evset_peer_status(qp->evs, s->port_status, s->cack_psn))

@@ -7,6 +7,7 @@
 #define _MRC_PSN_H
 
 #include <linux/bitmap.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 #define MRC_PSN_MASK		0xffffff
@@ -14,6 +15,16 @@
 /* MPR is advertised in units of 128 PSNs; mrc tracks up to 32 units */
 #define MRC_MPR_UNIT		128
 #define MRC_PSN_WIN_MAX		(32 * MRC_MPR_UNIT)
+
+/*
+ * The PSNs a requester may have in flight, given the MPR a peer's SACK
+ * advertises (@mpr units of MRC_MPR_UNIT; 0 advertises none), and at
+ * most @max, its own window.
+ */
+static inline u32 mrc_psn_mpr_window(u8 mpr, u32 max)
+{
+	return mpr ? min_t(u32, mpr * MRC_MPR_UNIT, max) : max;
+}
 
 static inline u32 mrc_psn_add(u32 psn, s32 n)
 {

@@ -81,6 +81,7 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->msn = 0;
 	r->rqmsn = 0;
 	r->rd_outstanding = 0;
+	r->peer_win = MRC_TX_WIN;
 	r->nlost = 0;
 	r->retry_left = qp->attr.retry_cnt;
 	r->rnr_left = qp->attr.rnr_retry;
@@ -453,9 +454,10 @@ static int send_new(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 		}
 		m = wmeta(qp, r->cur_idx);
 		if (m->opcode == IB_WR_RDMA_READ)
-			n = min_t(u32, m->npkts - m->sent, MRC_READ_CHUNK);
+			n = min3(m->npkts - m->sent, MRC_READ_CHUNK, r->peer_win);
+		/* within the peer's receive window, which its SACKs advertise */
 		if (mrc_psn_diff(mrc_psn_add(r->snd_nxt, n), r->snd_una) >
-		    MRC_TX_WIN)
+		    r->peer_win)
 			break;
 		skb = build_rc(qp, r->cur_idx, m->sent, n, false);
 		if (!skb) {

@@ -195,6 +195,17 @@ static void sack_empty(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MRC_SACK_UNKNOWN, mrc_sack_psn_state(&r, 42 + 64));
 }
 
+/* A requester keeps within the window the peer advertises, and its own */
+static void mpr_window(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 1024, mrc_psn_mpr_window(0, 1024));
+	KUNIT_EXPECT_EQ(test, 128, mrc_psn_mpr_window(1, 1024));
+	KUNIT_EXPECT_EQ(test, 512, mrc_psn_mpr_window(4, 1024));
+	KUNIT_EXPECT_EQ(test, 1024, mrc_psn_mpr_window(8, 1024));
+	KUNIT_EXPECT_EQ(test, 1024, mrc_psn_mpr_window(32, 1024));
+	KUNIT_EXPECT_EQ(test, 1024, mrc_psn_mpr_window(255, 1024));
+}
+
 static struct kunit_case mrc_psn_cases[] = {
 	KUNIT_CASE(psn_arith),
 	KUNIT_CASE(win_sizes),
@@ -205,6 +216,7 @@ static struct kunit_case mrc_psn_cases[] = {
 	KUNIT_CASE(random_orders),
 	KUNIT_CASE(sack_matches_truth),
 	KUNIT_CASE(sack_empty),
+	KUNIT_CASE(mpr_window),
 	{}
 };
 
