@@ -425,6 +425,8 @@ struct mrc_qp {
 	struct mrc_resp resp;
 	struct timer_list timer;
 	struct work_struct work;
+	refcount_t refs;		/* mrc_qp_get(); 1 while published */
+	struct completion drained;	/* the last reference went */
 };
 
 static inline struct mrc_qp *to_mqp(struct ib_qp *ibqp)
@@ -564,6 +566,8 @@ enum mrc_stamp {
 	MRC_STAMP_ACK,		/* an ACK, SACK, NAK or atomic ACK */
 };
 
+struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
+void mrc_qp_put(struct mrc_qp *qp);
 int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what);
 
 /* The planes @qp sends data on now: up, and with room for its path MTU */

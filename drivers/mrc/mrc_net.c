@@ -544,7 +544,7 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 	struct sk_buff_head txq;
 	struct mrc_qp *qp;
 
-	qp = xa_load(&mdev->qp_xa, mrc_bth_qpn(pkt->hdr));
+	qp = mrc_qp_get(mdev, mrc_bth_qpn(pkt->hdr));
 	if (!qp) {
 		mrc_count(mdev, MRC_CNT_NO_QP, 1);
 		return;
@@ -553,6 +553,7 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 	spin_lock(&qp->lock);
 	if (qp->dying) {
 		spin_unlock(&qp->lock);
+		mrc_qp_put(qp);
 		return;
 	}
 	if (pkt->mask & MRC_H_DETH) {
@@ -573,6 +574,7 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 	}
 	spin_unlock(&qp->lock);
 	mrc_qp_send(qp, &txq);
+	mrc_qp_put(qp);
 }
 
 /* Returns the transport bytes of a good packet, 0 for a dropped one. */

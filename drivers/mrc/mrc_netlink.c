@@ -667,16 +667,18 @@ static int fill_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
 	return 0;
 }
 
-/* RC QP @qpn of @mdev; the caller holds rcu_read_lock() */
+/* RC QP @qpn of @mdev, with a reference (mrc_qp_put()) */
 static struct mrc_qp *rc_qp(struct mrc_dev *mdev, u32 qpn,
 			    struct netlink_ext_ack *extack)
 {
-	struct mrc_qp *qp = xa_load(&mdev->qp_xa, qpn);
+	struct mrc_qp *qp = mrc_qp_get(mdev, qpn);
 
-	if (!qp || qp->ibqp.qp_type != IB_QPT_RC) {
-		NL_SET_ERR_MSG(extack, "no such RC QP");
-		return NULL;
+	if (qp && qp->ibqp.qp_type != IB_QPT_RC) {
+		mrc_qp_put(qp);
+		qp = NULL;
 	}
+	if (!qp)
+		NL_SET_ERR_MSG(extack, "no such RC QP");
 	return qp;
 }
 
@@ -685,22 +687,17 @@ static int copy_evs(struct mrc_dev *mdev, u32 qpn, struct mrc_ev *out,
 		    u32 *n, struct netlink_ext_ack *extack)
 {
 	struct mrc_qp *qp;
-	int err = 0;
 
-	rcu_read_lock();	/* a destroy waits for us before freeing */
 	qp = rc_qp(mdev, qpn, extack);
-	if (!qp) {
-		err = -ENOENT;
-		goto out;
-	}
+	if (!qp)
+		return -ENOENT;
 	spin_lock_bh(&qp->lock);
 	*n = qp->evs ? qp->evs->n : 0;
 	if (*n)
 		memcpy(out, qp->evs->ev, *n * sizeof(*out));
 	spin_unlock_bh(&qp->lock);
-out:
-	rcu_read_unlock();
-	return err;
+	mrc_qp_put(qp);
+	return 0;
 }
 
 int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -767,11 +764,10 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto put;
 	}
-	rcu_read_lock();	/* a destroy waits for us before freeing */
 	qp = rc_qp(mdev, nla_get_u32(a[MRC_A_EV_QPN]), info->extack);
 	if (!qp) {
 		err = -ENOENT;
-		goto unlock;
+		goto put;
 	}
 	spin_lock_bh(&qp->lock);
 	if (!qp->evs) {
@@ -785,8 +781,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 				 MRC_EV_SIG_DENY : MRC_EV_SIG_ALLOW);
 	}
 	spin_unlock_bh(&qp->lock);
-unlock:
-	rcu_read_unlock();
+	mrc_qp_put(qp);
 put:
 	ib_device_put(&mdev->ib_dev);
 	return err;

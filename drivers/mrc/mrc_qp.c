@@ -4,9 +4,12 @@
  * requests from kernel ULPs, the user doorbell, and moving a QP to the
  * error state.
  *
- * Lifetime: a QP is published in mdev->qp_xa once built; packet handlers
- * find it under RCU and take qp->lock. Destroy marks it dying, unpublishes
- * it, waits for a grace period, stops its timer and work, then frees.
+ * Lifetime: a QP is published in mdev->qp_xa once built, with one
+ * reference; packet handlers and netlink take another with mrc_qp_get()
+ * (under the xarray's lock, so none can find it once it is unpublished)
+ * and then qp->lock. Destroy marks it dying, unpublishes it, drops the
+ * first reference and waits for the others, stops its timer and work,
+ * then frees: no RCU grace period per QP.
  */
 #include <linux/jhash.h>
 #include <linux/random.h>
@@ -74,6 +77,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->sq_post_lock);
 	spin_lock_init(&qp->rq_post_lock);
 	timer_setup(&qp->timer, mrc_req_timer, 0);
+	refcount_set(&qp->refs, 1);
+	init_completion(&qp->drained);
 	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
 	if (err)
 		return err;
@@ -159,6 +164,32 @@ err_dst:
 	return err;
 }
 
+/**
+ * mrc_qp_get() - the published QP @qpn of @mdev, with a reference
+ * @mdev: the device
+ * @qpn: QP number
+ *
+ * Context: any; takes the xarray's lock with BHs off.
+ * Return: the QP, to be put with mrc_qp_put(), or NULL.
+ */
+struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn)
+{
+	struct mrc_qp *qp;
+
+	xa_lock_bh(&mdev->qp_xa);
+	qp = xa_load(&mdev->qp_xa, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->refs))
+		qp = NULL;
+	xa_unlock_bh(&mdev->qp_xa);
+	return qp;
+}
+
+void mrc_qp_put(struct mrc_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->refs))
+		complete(&qp->drained);
+}
+
 int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
@@ -167,7 +198,8 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	qp->dying = true;
 	spin_unlock_bh(&qp->lock);
 	xa_erase_bh(&qp->mdev->qp_xa, ibqp->qp_num);
-	synchronize_rcu();		/* no packet handler holds it now */
+	mrc_qp_put(qp);
+	wait_for_completion(&qp->drained);	/* no packet handler holds it */
 	timer_shutdown_sync(&qp->timer);
 	cancel_work_sync(&qp->work);
 	mrc_resp_cleanup(qp);
