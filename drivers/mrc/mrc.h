@@ -252,6 +252,9 @@ struct mrc_mr {
 	unsigned int nfpages;
 	unsigned int max_fpages;
 	unsigned int page_size;
+	refcount_t refs;		/* mrc_mr_lookup(); 1 while published */
+	struct completion drained;	/* the last reference went */
+	struct rcu_head rcu;
 };
 
 struct mrc_cq {
@@ -522,6 +525,7 @@ int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset);
 int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct mrc_mr *mrc_mr_lookup(struct mrc_dev *mdev, u32 key);
+void mrc_mr_put(struct mrc_mr *mr);
 int mrc_mr_copy(struct mrc_mr *mr, u64 va, void *buf, u32 len, bool to_mr);
 int mrc_mr_check(struct mrc_dev *mdev, struct mrc_mr *mr, struct ib_pd *pd,
 		 u64 va, u32 len, int access);

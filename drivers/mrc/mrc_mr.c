@@ -5,9 +5,9 @@
  * kernel ULP registers with IB_WR_REG_MR).
  *
  * Keys: lkey == rkey == index << 8 | key byte. MRs are looked up by index in
- * mdev->mr_xa under RCU; every copy of packet data happens inside that RCU
- * section, and deregistration erases the index and waits for a grace period
- * before it unpins or frees anything.
+ * mdev->mr_xa under RCU, and every copy of packet data holds a reference;
+ * deregistration erases the index and waits for the references to go
+ * before it unpins anything, and the memory goes after a grace period.
  */
 #include <linux/highmem.h>
 #include <linux/random.h>
@@ -33,6 +33,8 @@ static int insert_mr(struct mrc_dev *mdev, struct mrc_mr *mr,
 	mr->key = idx << 8 | get_random_u8();
 	mr->ibmr.lkey = mr->key;
 	mr->ibmr.rkey = mr->key;
+	refcount_set(&mr->refs, 1);
+	init_completion(&mr->drained);
 	/* publish only a fully built MR */
 	xa_store_bh(&mdev->mr_xa, idx, mr, GFP_KERNEL);
 	return 0;
@@ -172,23 +174,39 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct mrc_mr *mr = to_mmr(ibmr);
 
 	xa_erase_bh(&to_mdev(ibmr->device)->mr_xa, mr->key >> 8);
-	synchronize_rcu();	/* no packet copies into it any more */
+	mrc_mr_put(mr);
+	wait_for_completion(&mr->drained);	/* no packet copies into it */
 	if (mr->umem)
 		ib_umem_release(mr->umem);
 	kvfree(mr->pages);
 	kfree(mr->fpages);
-	kfree(mr);
+	/* a lookup may still read the key and count under RCU */
+	kfree_rcu(mr, rcu);
 	return 0;
 }
 
-/* Caller holds rcu_read_lock() for as long as it uses the MR */
+/**
+ * mrc_mr_lookup() - the published MR of key @key, with a reference
+ * @mdev: the device
+ * @key: lkey or rkey
+ *
+ * Context: rcu_read_lock() held.
+ * Return: the MR, to be put with mrc_mr_put(), or NULL.
+ */
 struct mrc_mr *mrc_mr_lookup(struct mrc_dev *mdev, u32 key)
 {
 	struct mrc_mr *mr = xa_load(&mdev->mr_xa, key >> 8);
 
-	if (!mr || mr->key != key)
+	if (!mr || READ_ONCE(mr->key) != key || !refcount_inc_not_zero(&mr->refs))
 		return NULL;
 	return mr;
+}
+
+/* Drop a reference from mrc_mr_lookup(); @mr may be NULL */
+void mrc_mr_put(struct mrc_mr *mr)
+{
+	if (mr && refcount_dec_and_test(&mr->refs))
+		complete(&mr->drained);
 }
 
 /* May @pd use [@va, @va + @len) of @mr with @access? */
@@ -340,9 +358,9 @@ int mrc_sge_copy(struct mrc_dev *mdev, struct ib_pd *pd,
 		mr = mrc_mr_lookup(mdev, sge[i].lkey);
 		err = mrc_mr_check(mdev, mr, pd, sge[i].addr + off, n,
 				   to_mr ? IB_ACCESS_LOCAL_WRITE : 0);
-		if (err)
-			return err;
-		err = mrc_mr_copy(mr, sge[i].addr + off, buf, n, to_mr);
+		if (!err)
+			err = mrc_mr_copy(mr, sge[i].addr + off, buf, n, to_mr);
+		mrc_mr_put(mr);
 		if (err)
 			return err;
 		buf += n;
@@ -382,6 +400,7 @@ int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key)
 		err = -EINVAL;
 	else
 		WRITE_ONCE(mr->valid, false);
+	mrc_mr_put(mr);
 	rcu_read_unlock();
 	return err;
 }

@@ -356,6 +356,7 @@ static bool exec_read(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 		__skb_queue_tail(txq, skb);
 	}
 out:
+	mrc_mr_put(mr);
 	rcu_read_unlock();
 	return ok;
 }
@@ -391,6 +392,7 @@ static bool exec_atomic(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 	if (!err)
 		err = mrc_mr_atomic(mr, rq->va, rq->opcode, rq->swap, rq->comp,
 				    &orig);
+	mrc_mr_put(mr);
 	rcu_read_unlock();
 	if (err)
 		return false;
@@ -587,6 +589,7 @@ static enum place_result place_write(struct mrc_qp *qp, struct mrc_pkt *pkt,
 		if (!err)
 			err = mrc_mr_copy(mr, va, pkt->hdr + pkt->payload,
 					  pkt->paylen, true);
+		mrc_mr_put(mr);
 		rcu_read_unlock();
 		if (err)
 			return NAK_ACC;
