@@ -35,6 +35,11 @@
  *	        (written only from the netdev notifier, under RTNL)
  * @num_ucontext: user contexts open on the device
  * @num_pd: protection domains allocated on the device
+ * @num_qp: QPs on the device, the GSI QP included
+ * @num_cq: CQs on the device, kernel ones included
+ * @num_mr: MRs of every type on the device
+ * @num_srq: SRQs on the device
+ * @num_ah: AHs on the device, kernel ones included
  * @list: entry in the module's device list (mrc_dev_list_lock)
  * @qp_xa: QPs by number (QP1 is the GSI QP); lookups under RCU
  * @mr_xa: MRs by key index (key >> 8); lookups under RCU
@@ -60,6 +65,11 @@ struct mrc_dev {
 	enum ib_port_state port_state;
 	atomic_t num_ucontext;
 	atomic_t num_pd;
+	atomic_t num_qp;
+	atomic_t num_cq;
+	atomic_t num_mr;
+	atomic_t num_srq;
+	atomic_t num_ah;
 	struct list_head list;
 	struct xarray qp_xa;
 	struct xarray mr_xa;
@@ -174,6 +184,16 @@ static inline u32 mrc_now_us(void)
 static inline void mrc_count(struct mrc_dev *mdev, enum mrc_counter c, u64 n)
 {
 	this_cpu_add(mdev->stats->c[c], n);
+}
+
+/*
+ * Take one of @max object slots of @count (struct mrc_dev): false when all
+ * are in use, and the verb fails with -ENOMEM, so that the limits
+ * mrc_query_device() reports are the ones enforced.
+ */
+static inline bool mrc_dev_take(atomic_t *count, int max)
+{
+	return atomic_add_unless(count, 1, max);
 }
 
 /**

@@ -45,6 +45,8 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	err = mrc_av_from_attr(&ah->av, init->ah_attr);
 	if (err)
 		return err;
+	if (!mrc_dev_take(&mdev->num_ah, MRC_MAX_AH))
+		return -ENOMEM;
 	ah->av.sport = mrc_qp_sport(get_random_u32());
 	ah->attr = *init->ah_attr;
 	/* the IB CM creates AHs under a spinlock with IRQs off */
@@ -53,8 +55,10 @@ int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 				XA_LIMIT(1, MRC_MAX_AH), &mdev->ah_next,
 				GFP_ATOMIC);
 	xa_unlock_irqrestore(&mdev->ah_xa, flags);
-	if (err < 0)
+	if (err < 0) {
+		atomic_dec(&mdev->num_ah);
 		return err;
+	}
 	if (udata && udata->outlen >= sizeof(resp)) {
 		resp.ah_num = ah->ah_num;
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
@@ -75,11 +79,12 @@ int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 
 int mrc_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
-	struct xarray *xa = &to_mdev(ibah->device)->ah_xa;
+	struct mrc_dev *mdev = to_mdev(ibah->device);
 	unsigned long irqf;
 
-	xa_lock_irqsave(xa, irqf);
-	__xa_erase(xa, to_mah(ibah)->ah_num);
-	xa_unlock_irqrestore(xa, irqf);
+	xa_lock_irqsave(&mdev->ah_xa, irqf);
+	__xa_erase(&mdev->ah_xa, to_mah(ibah)->ah_num);
+	xa_unlock_irqrestore(&mdev->ah_xa, irqf);
+	atomic_dec(&mdev->num_ah);
 	return 0;
 }

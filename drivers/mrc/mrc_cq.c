@@ -41,6 +41,8 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EINVAL;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
+	if (!mrc_dev_take(&mdev->num_cq, MRC_MAX_CQ))
+		return -ENOMEM;
 	cq->is_user = !!udata;
 	spin_lock_init(&cq->lock);
 	spin_lock_init(&cq->poll_lock);
@@ -48,16 +50,20 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	err = mrc_queue_init(mdev, &cq->q, udata, attr->cqe,
 			     cqe_size(cq->is_user), &resp.mi);
 	if (err)
-		return err;
+		goto err_slot;
 	ibcq->cqe = cq->q.mask;
 	if (udata) {
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-		if (err) {
-			mrc_queue_free(&cq->q);
-			return err;
-		}
+		if (err)
+			goto err_q;
 	}
 	return 0;
+
+err_q:
+	mrc_queue_free(&cq->q);
+err_slot:
+	atomic_dec(&mdev->num_cq);
+	return err;
 }
 
 int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
@@ -66,6 +72,7 @@ int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 
 	cancel_work_sync(&cq->notify_work);
 	mrc_queue_free(&cq->q);
+	atomic_dec(&to_mdev(ibcq->device)->num_cq);
 	return 0;
 }
 

@@ -25,11 +25,15 @@ static int insert_mr(struct mrc_dev *mdev, struct mrc_mr *mr,
 	int err;
 
 	mr->ibmr.pd = ibpd;
+	if (!mrc_dev_take(&mdev->num_mr, MRC_MAX_MR))
+		return -ENOMEM;
 	err = xa_alloc_cyclic_bh(&mdev->mr_xa, &idx, NULL,
 				 XA_LIMIT(1, 0xffffff), &mdev->mr_next,
 				 GFP_KERNEL);
-	if (err < 0)
+	if (err < 0) {
+		atomic_dec(&mdev->num_mr);
 		return err;
+	}
 	mr->key = idx << 8 | get_random_u8();
 	mr->ibmr.lkey = mr->key;
 	mr->ibmr.rkey = mr->key;
@@ -171,9 +175,10 @@ int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 
 int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
+	struct mrc_dev *mdev = to_mdev(ibmr->device);
 	struct mrc_mr *mr = to_mmr(ibmr);
 
-	xa_erase_bh(&to_mdev(ibmr->device)->mr_xa, mr->key >> 8);
+	xa_erase_bh(&mdev->mr_xa, mr->key >> 8);
 	mrc_mr_put(mr);
 	wait_for_completion(&mr->drained);	/* no packet copies into it */
 	if (mr->umem)
@@ -182,6 +187,7 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	kfree(mr->fpages);
 	/* a lookup may still read the key and count under RCU */
 	kfree_rcu(mr, rcu);
+	atomic_dec(&mdev->num_mr);
 	return 0;
 }
 

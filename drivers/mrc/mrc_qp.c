@@ -65,6 +65,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return err;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
+	if (!mrc_dev_take(&mdev->num_qp, MRC_MAX_QP))
+		return -ENOMEM;
 
 	qp->mdev = mdev;
 	qp->is_user = !!udata;
@@ -81,7 +83,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	init_completion(&qp->drained);
 	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
 	if (err)
-		return err;
+		goto err_slot;
 
 	/* the SQ: at least one SGE or the inline data fits in a slot */
 	init->cap.max_send_sge = max(init->cap.max_send_sge, 1U);
@@ -161,6 +163,8 @@ err_sq:
 	mrc_queue_free(&qp->sq);
 err_dst:
 	dst_cache_destroy(&qp->dst_cache);
+err_slot:
+	atomic_dec(&mdev->num_qp);
 	return err;
 }
 
@@ -210,6 +214,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_evset_free(qp->evs);
 	mrc_pathset_put(rcu_dereference_protected(qp->ps, true));
 	rdma_destroy_ah_attr(&qp->ah_attr);
+	atomic_dec(&qp->mdev->num_qp);
 	return 0;
 }
 

@@ -21,6 +21,8 @@ int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		return -EINVAL;
 	if (udata && udata->outlen < sizeof(resp))
 		return -EINVAL;
+	if (!mrc_dev_take(&mdev->num_srq, MRC_MAX_SRQ))
+		return -ENOMEM;
 	spin_lock_init(&srq->lock);
 	spin_lock_init(&srq->post_lock);
 	srq->is_user = !!udata;
@@ -31,7 +33,7 @@ int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 			     sizeof(struct rxe_sge), MRC_MAX_SGE);
 	err = mrc_queue_init(mdev, &srq->q, udata, a->max_wr, elem, &resp.mi);
 	if (err)
-		return err;
+		goto err_slot;
 	a->max_wr = srq->q.mask;
 	a->max_sge = srq->max_sge;
 	srq->limit = a->srq_limit;
@@ -52,6 +54,8 @@ err_num:
 	xa_erase_bh(&mdev->srq_xa, srq->srq_num);
 err_q:
 	mrc_queue_free(&srq->q);
+err_slot:
+	atomic_dec(&mdev->num_srq);
 	return err;
 }
 
@@ -84,10 +88,12 @@ int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 
 int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 {
+	struct mrc_dev *mdev = to_mdev(ibsrq->device);
 	struct mrc_srq *srq = to_msrq(ibsrq);
 
-	xa_erase_bh(&to_mdev(ibsrq->device)->srq_xa, srq->srq_num);
+	xa_erase_bh(&mdev->srq_xa, srq->srq_num);
 	mrc_queue_free(&srq->q);
+	atomic_dec(&mdev->num_srq);
 	return 0;
 }
 

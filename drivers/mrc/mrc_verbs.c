@@ -143,17 +143,11 @@ static void mrc_get_dev_fw_str(struct ib_device *ibdev, char *str)
 	snprintf(str, IB_FW_VERSION_NAME_MAX, "%s", MRC_FW_VERSION);
 }
 
-/* Take one of @max slots of @count; false when all are in use. */
-static bool take_slot(atomic_t *count, int max)
-{
-	return atomic_add_unless(count, 1, max);
-}
-
 static int mrc_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibuc->device);
 
-	if (!take_slot(&mdev->num_ucontext, MRC_MAX_UCONTEXT))
+	if (!mrc_dev_take(&mdev->num_ucontext, MRC_MAX_UCONTEXT))
 		return -ENOMEM;
 	return 0;
 }
@@ -167,7 +161,7 @@ static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibpd->device);
 
-	if (!take_slot(&mdev->num_pd, MRC_MAX_PD))
+	if (!mrc_dev_take(&mdev->num_pd, MRC_MAX_PD))
 		return -ENOMEM;
 	return 0;
 }
