@@ -187,6 +187,13 @@ static inline void mrc_count(struct mrc_dev *mdev, enum mrc_counter c, u64 n)
 }
 
 /*
+ * Memory a verb allocates for its caller, in sizes the caller chooses:
+ * charged to the caller's memory cgroup, and failing the verb with -ENOMEM
+ * at the cgroup's limit instead of waking its OOM killer.
+ */
+#define MRC_GFP_USER	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+/*
  * Take one of @max object slots of @count (struct mrc_dev): false when all
  * are in use, and the verb fails with -ENOMEM, so that the limits
  * mrc_query_device() reports are the ones enforced.
@@ -198,7 +205,7 @@ static inline bool mrc_dev_take(atomic_t *count, int max)
 
 /**
  * struct mrc_queue - a ring shared with userspace in the rxe layout
- * @buf: header (indices) + slots; vmalloc_user() memory
+ * @buf: header (indices) + slots; vmalloc memory (mrc_queue_init())
  * @size: bytes of @buf, page aligned
  * @log2_elem: log2 of the slot size
  * @mask: slots - 1

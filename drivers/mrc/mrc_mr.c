@@ -49,7 +49,7 @@ struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
 	struct mrc_mr *mr;
 	int err;
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->type = MRC_MR_DMA;
@@ -78,7 +78,7 @@ struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		return ERR_PTR(-EOPNOTSUPP);
 	if (!length || length > MRC_MAX_MR_SIZE)
 		return ERR_PTR(-EINVAL);
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	umem = ib_umem_get(ibpd->device, start, length, access);
@@ -88,7 +88,7 @@ struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	}
 	mr->umem = umem;
 	mr->npages = ib_umem_num_pages(umem);
-	mr->pages = kvcalloc(mr->npages, sizeof(*mr->pages), GFP_KERNEL);
+	mr->pages = kvcalloc(mr->npages, sizeof(*mr->pages), MRC_GFP_USER);
 	if (!mr->pages) {
 		err = -ENOMEM;
 		goto err_umem;
@@ -131,10 +131,11 @@ struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 		return ERR_PTR(-EOPNOTSUPP);
 	if (!max_num_sg || max_num_sg > MRC_MAX_FAST_PAGES)
 		return ERR_PTR(-EINVAL);
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	mr->fpages = kcalloc(max_num_sg, sizeof(*mr->fpages), GFP_KERNEL);
+	mr->fpages = kcalloc(max_num_sg, sizeof(*mr->fpages),
+			     GFP_KERNEL_ACCOUNT);
 	if (!mr->fpages) {
 		kfree(mr);
 		return ERR_PTR(-ENOMEM);

@@ -81,7 +81,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	timer_setup(&qp->timer, mrc_req_timer, 0);
 	refcount_set(&qp->refs, 1);
 	init_completion(&qp->drained);
-	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL_ACCOUNT);
 	if (err)
 		goto err_slot;
 

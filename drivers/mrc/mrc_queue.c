@@ -2,21 +2,58 @@
 /*
  * Work and completion queues in the rxe ring layout (struct rxe_queue_buf):
  * one header page part with the producer and consumer indices, then
- * power-of-two slots. User queues are vmalloc_user() memory the provider
- * maps through an rdma_user_mmap_entry; kernel queues use the same layout
- * so one set of engines serves both.
+ * power-of-two slots. User queues are mrc_queue_alloc() memory the
+ * provider maps through an rdma_user_mmap_entry; kernel queues use the
+ * same layout so one set of engines serves both.
  *
  * Indices are kept masked, as the provider expects. An index read from a
  * user-writable header is masked again before use, so a bad value can only
  * make the kernel see garbage WQEs (which it validates), never touch memory
  * outside the ring.
  */
+#include <linux/kmemleak.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 #include <rdma/uverbs_ioctl.h>
 
 #include "mrc.h"
+
+/*
+ * vmalloc_user() memory, but charged to the caller's memory cgroup: the
+ * variant of vmalloc that takes both gfp flags and VM_USERMAP (which
+ * remap_vmalloc_range() requires) is not exported, so the pages are
+ * allocated here and handed to vmap(); vfree() frees them and the array.
+ * A ring beyond the cgroup's limit fails the verb (MRC_GFP_USER) rather
+ * than calling its OOM killer.
+ */
+static void *mrc_queue_alloc(size_t size)
+{
+	unsigned int i, n = size >> PAGE_SHIFT;
+	struct page **pages;
+	void *buf;
+
+	pages = kvmalloc_array(n, sizeof(*pages), MRC_GFP_USER);
+	if (!pages)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_page(MRC_GFP_USER | __GFP_ZERO);
+		if (!pages[i])
+			goto err;
+	}
+	buf = vmap(pages, n, VM_USERMAP | VM_MAP_PUT_PAGES, PAGE_KERNEL);
+	if (!buf)
+		goto err;
+	/* as vmalloc() memory is: vfree() ends the object */
+	kmemleak_alloc(buf, size, 1, GFP_KERNEL);
+	return buf;
+
+err:
+	while (i--)
+		__free_page(pages[i]);
+	kvfree(pages);
+	return NULL;
+}
 
 int mrc_queue_init(struct mrc_dev *mdev, struct mrc_queue *q,
 		   struct ib_udata *udata, u32 num_elem, u32 elem_size,
@@ -35,7 +72,7 @@ int mrc_queue_init(struct mrc_dev *mdev, struct mrc_queue *q,
 	q->idx = 0;
 	q->entry = NULL;
 	q->size = PAGE_ALIGN(sizeof(*q->buf) + (size_t)slots * elem_size);
-	q->buf = vmalloc_user(q->size);
+	q->buf = mrc_queue_alloc(q->size);
 	if (!q->buf)
 		return -ENOMEM;
 	q->buf->log2_elem_size = q->log2_elem;
@@ -43,7 +80,7 @@ int mrc_queue_init(struct mrc_dev *mdev, struct mrc_queue *q,
 	if (!udata)
 		return 0;
 
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	e = kzalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
 	if (!e) {
 		err = -ENOMEM;
 		goto err_buf;

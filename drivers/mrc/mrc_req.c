@@ -33,12 +33,13 @@ int mrc_req_init(struct mrc_qp *qp)
 	struct mrc_req *r = &qp->req;
 	u32 slots = qp->sq.mask + 1;
 
-	r->txs = kcalloc(MRC_TX_WIN, sizeof(*r->txs), GFP_KERNEL);
-	r->txev = kcalloc(MRC_TX_WIN, sizeof(*r->txev), GFP_KERNEL);
-	r->txseq = kcalloc(MRC_TX_WIN, sizeof(*r->txseq), GFP_KERNEL);
-	r->sent_us = kcalloc(MRC_TX_WIN, sizeof(*r->sent_us), GFP_KERNEL);
-	r->copies = kvcalloc(slots, qp->sq_elem, GFP_KERNEL);
-	r->meta = kvcalloc(slots, sizeof(*r->meta), GFP_KERNEL);
+	r->txs = kcalloc(MRC_TX_WIN, sizeof(*r->txs), GFP_KERNEL_ACCOUNT);
+	r->txev = kcalloc(MRC_TX_WIN, sizeof(*r->txev), GFP_KERNEL_ACCOUNT);
+	r->txseq = kcalloc(MRC_TX_WIN, sizeof(*r->txseq), GFP_KERNEL_ACCOUNT);
+	r->sent_us = kcalloc(MRC_TX_WIN, sizeof(*r->sent_us),
+			     GFP_KERNEL_ACCOUNT);
+	r->copies = kvcalloc(slots, qp->sq_elem, MRC_GFP_USER);
+	r->meta = kvcalloc(slots, sizeof(*r->meta), MRC_GFP_USER);
 	if (!r->txs || !r->txev || !r->txseq || !r->sent_us || !r->copies ||
 	    !r->meta) {
 		mrc_req_cleanup(qp);

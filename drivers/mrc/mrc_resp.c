@@ -44,7 +44,7 @@ static inline struct rxe_recv_wqe *rcopy(struct mrc_qp *qp, u32 slot)
 
 int mrc_resp_init(struct mrc_qp *qp)
 {
-	qp->resp.rcopies = kvcalloc(MRC_RMSG_MAX, qp->rq_elem, GFP_KERNEL);
+	qp->resp.rcopies = kvcalloc(MRC_RMSG_MAX, qp->rq_elem, MRC_GFP_USER);
 	if (!qp->resp.rcopies)
 		return -ENOMEM;
 	mrc_resp_reset(qp);
