@@ -10,6 +10,7 @@
  */
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
+#include <rdma/restrack.h>
 
 #include "mrc.h"
 #include "mrc_wire.h"
@@ -172,6 +173,39 @@ static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
+/*
+ * What a QP costs in kernel memory beyond its struct, for `rdma res show
+ * qp -dd`: its rings (shared with the user), the kernel copies of their
+ * WQEs and the requester's TX window. All of it is charged to the memory
+ * cgroup of the QP's creator.
+ */
+static int mrc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct mrc_qp *qp = to_mqp(ibqp);
+	struct mrc_req *r = &qp->req;
+	struct nlattr *nest;
+	u64 copies, win;
+
+	copies = (u64)(qp->sq.mask + 1) * (qp->sq_elem + sizeof(*r->meta)) +
+		 (u64)MRC_RMSG_MAX * qp->rq_elem;
+	win = (u64)MRC_TX_WIN * (sizeof(*r->txs) + sizeof(*r->txev) +
+				 sizeof(*r->txseq) + sizeof(*r->sent_us));
+	nest = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!nest)
+		return -EMSGSIZE;
+	if (rdma_nl_put_driver_u64(msg, "sq_ring_bytes", qp->sq.size) ||
+	    rdma_nl_put_driver_u64(msg, "rq_ring_bytes", qp->rq.size) ||
+	    rdma_nl_put_driver_u64(msg, "wqe_copy_bytes", copies) ||
+	    rdma_nl_put_driver_u64(msg, "tx_window_bytes", win) ||
+	    rdma_nl_put_driver_u64(msg, "mem_bytes",
+				   qp->sq.size + qp->rq.size + copies + win)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static const struct ib_device_ops mrc_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_RXE,
@@ -195,6 +229,7 @@ static const struct ib_device_ops mrc_dev_ops = {
 	.destroy_qp = mrc_destroy_qp,
 	.destroy_srq = mrc_destroy_srq,
 	.get_dev_fw_str = mrc_get_dev_fw_str,
+	.fill_res_qp_entry = mrc_fill_res_qp_entry,
 	.get_dma_mr = mrc_get_dma_mr,
 	.get_hw_stats = mrc_get_hw_stats,
 	.get_link_layer = mrc_get_link_layer,
