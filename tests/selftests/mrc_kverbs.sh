@@ -24,13 +24,24 @@
 #                 bounds_violations counts it), before anything could
 #                 divide by its page size of 0
 #
-# And raw uverbs commands libibverbs never sends (mrc_uverbs.py): a CQ
-# resize whose response the kernel cannot write fails with EFAULT and
-# leaves the CQ as it was (the old code made the new ring live first and
-# leaked the old one: closing the device file warned).
+# And raw uverbs commands libibverbs never sends (mrc_uverbs.py, which
+# says what each asserts): a CQ resize whose response the kernel cannot
+# write fails with EFAULT and leaves the CQ as it was (the old code made
+# the new ring live first and leaked the old one: closing the device file
+# warned); object floods to query_device's max_* and one past it (ENOMEM,
+# and the device counts exactly max_*); absurd attributes (EINVAL or
+# ENOMEM); random bytes written over the mapped rings of connected RC QPs
+# and their CQ, then the doorbell, after which a fresh ibv_rc_pingpong -c
+# pair still moves checked data; a process in a memory cgroup is charged
+# for its rings and cannot create them beyond memory.max; rdma res show
+# qp -dd reports a QP's memory.
 #
-# A kernel report (KASAN, UBSAN, oops) fails the run. MRC_QUICK has no
-# effect: each case is one post.
+# A kernel report (KASAN, UBSAN, oops) fails the run; so does a WARNING
+# in dmesg during a case, and kmemleak in the leak group. MRC_QUICK=1
+# floods only CQs (the cheapest object) and runs 5 garbage rounds; the
+# full mode floods SRQs too and runs 30 rounds. (mrc_uverbs.py floods QPs
+# and MRs too, but destroying each costs a grace period: 65536 QPs or
+# 262144 MRs take far longer to tear down than a run may.)
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2317 # functions called through check and trap
 DIR=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +49,7 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 require_root
 
-for t in rdma jq; do
+for t in rdma jq ibv_rc_pingpong; do
 	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
 done
 modprobe -q mrc
@@ -52,7 +63,12 @@ cleanup() {
 	topo_cleanup
 }
 trap cleanup EXIT
-ktap_header 6
+if [ "${MRC_QUICK:-0}" = 1 ]; then
+	FLOODS=(cq) ROUNDS=5
+else
+	FLOODS=(cq srq) ROUNDS=30
+fi
+ktap_header $((10 + ${#FLOODS[@]}))
 topo_ns mrc || { echo "# topology failed"; exit "$KSFT_FAIL"; }
 
 # warnings: the kernel's WARNINGs so far (lockdep's reports are such too)
@@ -104,4 +120,56 @@ check "resize_cq of a CQ armed in hard IRQ keeps its completions" kverbs cq_resi
 check "resize_cq with an unwritable response leaves the CQ as it was" resize_efault
 check "RESET empties the send queue" kverbs reset_sq
 check "RESET empties the receive queue" kverbs reset_rq
+
+# uverbs MODE ARGS...: mrc_uverbs.py MODE $DEV_A ARGS...; no new WARNING
+uverbs() {
+	local w mode=$1
+	shift
+	w=$(warnings)
+	# (what passed is kept too: the counts and times it printed)
+	python3 "$DIR/mrc_uverbs.py" "$mode" "$DEV_A" "$@" 2>&1 |
+		tee -a "${MRC_TEST_LOGS:-/tmp}/mrc_uverbs.out"
+	[ "${PIPESTATUS[0]}" = 0 ] && new_warnings "$w"
+}
+
+# pingpong: a fresh RC QP pair moves data, every byte checked (-c)
+pingpong() {
+	local spid rc
+	netns "$NS_B" timeout -k 5 "$(tmo 60)" ibv_rc_pingpong -d "$DEV_B" \
+		-g "$GID_B" -p 18515 -n 20 -c &
+	spid=$!
+	wait_listen "$NS_B" tcp 18515 "$spid" || echo "server did not listen"
+	netns "$NS_A" timeout -k 5 "$(tmo 60)" ibv_rc_pingpong -d "$DEV_A" \
+		-g "$GID_A" -p 18515 -n 20 -c "$IP_B"
+	rc=$?
+	wait "$spid" && [ "$rc" = 0 ]
+}
+
+# garbage: garbage rings on $DEV_A, then the device still moves data
+garbage() {
+	uverbs garbage "$GID_A" "${MRC_SEED:-$RANDOM}" "$ROUNDS" && pingpong
+}
+
+# memcg: mrc_uverbs.py in a memory cgroup of its own
+memcg() {
+	local cg=/sys/fs/cgroup/mrc-kverbs-$$ rc
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers || {
+		echo "no memory controller"
+		return 1
+	}
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control || return 1
+	mkdir "$cg" || return 1
+	uverbs memcg "$cg"
+	rc=$?
+	rmdir "$cg"
+	return "$rc"
+}
+
+for f in "${FLOODS[@]}"; do
+	check "$f flood: max_$f created, one more is ENOMEM" uverbs flood "$f"
+done
+check "absurd attributes refused with EINVAL or ENOMEM" uverbs attrs
+check "garbage in mapped rings: no report, data still moves" garbage
+check "rings are charged to the memory cgroup, ENOMEM at its limit" memcg
+check "rdma res show qp -dd reports the QP's ring and window bytes" uverbs res-qp
 ktap_finish

@@ -3,22 +3,173 @@
 """Raw uverbs commands at an mrc device, for what libibverbs never sends.
 
   mrc_uverbs.py resize-efault DEV
+  mrc_uverbs.py flood DEV cq|qp|srq|mr
+  mrc_uverbs.py attrs DEV
+  mrc_uverbs.py garbage DEV GID_INDEX SEED ROUNDS
+  mrc_uverbs.py memcg DEV CGROUP_DIR
+  mrc_uverbs.py res-qp DEV
 
-creates a CQ of 8 entries, resizes it to 64 with a response buffer the
-kernel cannot write (a read-only page), which must fail with EFAULT, then
-resizes it again with a good one, and closes the device file. A kernel
-that made the new ring live before telling userspace keeps the old one
-in the context's mmap table: closing warns in ufile_destroy_ucontext().
+resize-efault: creates a CQ of 8 entries, resizes it to 64 with a response
+buffer the kernel cannot write (a read-only page), which must fail with
+EFAULT, then resizes it again with a good one, and closes the device file.
+A kernel that made the new ring live before telling userspace keeps the
+old one in the context's mmap table: closing warns in
+ufile_destroy_ucontext().
+
+flood: creates objects of one type (CQs of 1 entry, UD QPs of 1 WR, SRQs
+of 1 WR, MRs of one page) until a create fails; the device's count of
+them (rdma res show) must then be query_device's max_*, and the failed
+create's errno ENOMEM. After one is destroyed, one create works again.
+
+attrs: creates with absurd attributes (2^31 WRs or CQEs, 1000 SGEs, 1 GiB
+of inline data, an MR of 2^40 bytes) must fail with EINVAL or ENOMEM.
+
+garbage: first an RC QP connected (GID index GID_INDEX of DEV) to
+another, whose SQ gets one WQE of opcode 0xff behind a valid producer
+index, must go to ERR and complete it with an error status. Then ROUNDS
+times, two RC QPs connected to each other and their CQ get random bytes
+written over their mapped rings (indices, opcodes, lengths, SGE counts,
+keys; half the WQEs with a valid opcode and a small SGE count), then both
+SQs are rung: the doorbell succeeds, each QP ends in RTS or ERR and is
+destroyed. The caller checks that the kernel reported nothing and that
+the device still moves data.
+
+memcg: moves itself into CGROUP_DIR (a cgroup2 directory with the memory
+controller), checks that a CQ of 32767 entries (a 2 MiB ring) raises its
+memory.current by at least the ring's size, then sets memory.max 6 MiB
+above memory.current and creates such CQs until one fails: with ENOMEM,
+after at most 3, and the process alive.
+
+res-qp: creates a UD QP and checks that `rdma -dd -j res show qp` reports
+its ring sizes as the create response gave them, and a mem_bytes of at
+least their sum.
+
 Exit status 0 when every command returned what it must.
 """
 import ctypes
 import errno
+import json
+import mmap
 import os
+import random
 import struct
+import subprocess
 import sys
+import time
 
-CMD_GET_CONTEXT, CMD_CREATE_CQ, CMD_RESIZE_CQ = 0, 18, 19
+CMD_GET_CONTEXT, CMD_QUERY_DEVICE, CMD_ALLOC_PD = 0, 1, 3
+CMD_REG_MR, CMD_DEREG_MR = 9, 13
+CMD_CREATE_CQ, CMD_RESIZE_CQ, CMD_DESTROY_CQ = 18, 19, 20
+CMD_CREATE_QP, CMD_QUERY_QP, CMD_MODIFY_QP, CMD_DESTROY_QP = 24, 25, 26, 27
+CMD_POST_SEND = 28
+CMD_CREATE_SRQ, CMD_DESTROY_SRQ = 32, 35
 MMINFO = 16			# struct mminfo, the rxe driver response
+QPT_RC, QPT_UD = 2, 4
+QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_ERR = 0, 1, 2, 3, 6
+# enum ib_qp_attr_mask
+M_STATE, M_ACCESS, M_PKEY, M_PORT, M_QKEY, M_AV, M_MTU = 1, 8, 16, 32, 64, 128, 256
+M_TIMEOUT, M_RETRY, M_RNR_RETRY, M_RQ_PSN, M_RD_ATOMIC = 512, 1024, 2048, 4096, 8192
+M_MIN_RNR, M_SQ_PSN, M_DEST_RD_ATOMIC, M_DEST_QPN = 1 << 15, 1 << 16, 1 << 17, 1 << 20
+# struct rxe_queue_buf: producer_index at 128, consumer_index at 256, slots
+Q_PROD, Q_CONS, Q_DATA = 128, 256, 384
+
+
+class Dev:
+    """One open uverbs file of DEV with its context and a PD"""
+
+    def __init__(self, name):
+        self.name = name
+        self.fd = os.open(uverbs_node(name), os.O_RDWR)
+        self.resp = ctypes.create_string_buffer(256)
+        self.addr = ctypes.addressof(self.resp)
+        if self.cmd(CMD_GET_CONTEXT, b'', 8):
+            sys.exit('get_context failed')
+        self.async_fd = self.u32(0)
+        if self.cmd(CMD_ALLOC_PD, b'', 8):
+            sys.exit('alloc_pd failed')
+        self.pd = self.u32(0)
+
+    def cmd(self, cmd, body, out_len):
+        """A write() command with a response (pointer first): 0 or errno"""
+        return command(self.fd, cmd, struct.pack('=Q', self.addr) + body,
+                       out_len)
+
+    def u32(self, off):
+        return struct.unpack_from('=I', self.resp, off)[0]
+
+    def mminfo(self, off):
+        return struct.unpack_from('=QI', self.resp, off)
+
+    def query_device(self):
+        if self.cmd(CMD_QUERY_DEVICE, b'', 176):
+            sys.exit('query_device failed')
+        return {k: self.u32(o) for k, o in
+                (('qp', 52), ('cq', 72), ('mr', 80), ('srq', 156))}
+
+    def create_cq(self, cqe):
+        """(errno, handle, mminfo)"""
+        err = self.cmd(CMD_CREATE_CQ, struct.pack('=QIIiI', 1, cqe, 0, -1, 0),
+                       8 + MMINFO)
+        return (err, None, None) if err else (0, self.u32(0), self.mminfo(8))
+
+    def destroy_cq(self, cq):
+        return self.cmd(CMD_DESTROY_CQ, struct.pack('=II', cq, 0), 8)
+
+    def create_qp(self, qpt, cq, swr=1, rwr=1, ssge=1, rsge=1, inline=0,
+                  srq=None):
+        """(errno, handle, qpn, sq mminfo, rq mminfo)"""
+        body = struct.pack('=QIIIIIIIIIBBBB', 1, self.pd, cq, cq,
+                           srq or 0, swr, rwr, ssge, rsge, inline, 0, qpt,
+                           srq is not None, 0)
+        err = self.cmd(CMD_CREATE_QP, body, 32 + 2 * MMINFO)
+        if err:
+            return err, None, None, None, None
+        return (0, self.u32(0), self.u32(4), self.mminfo(48),
+                self.mminfo(32))
+
+    def destroy_qp(self, qp):
+        return self.cmd(CMD_DESTROY_QP, struct.pack('=II', qp, 0), 4)
+
+    def modify_qp(self, qp, mask, state, dgid=b'', sgid=0, dqpn=0):
+        dest = struct.pack('=16sIHHBBBBBBBB', dgid, 0, 0, 0, sgid, 64, 0, 0,
+                           0, 0, 1 if dgid else 0, 1)
+        body = dest + bytes(32) + struct.pack(
+            '=IIIIIIIHHBBBBBBBBBBBBBBxx', qp, mask, 0x11111111, 0, 0, dqpn,
+            7, 0, 0, state, 0, 3, 0, 0, 4, 4, 12, 1, 14, 7, 7, 0, 0)
+        return command(self.fd, CMD_MODIFY_QP, body, 0)
+
+    def qp_state(self, qp):
+        if self.cmd(CMD_QUERY_QP, struct.pack('=II', qp, M_STATE), 128):
+            return None
+        return self.resp[108][0]
+
+    def doorbell(self, qp):
+        return self.cmd(CMD_POST_SEND, struct.pack('=IIII', qp, 0, 0, 56), 4)
+
+    def create_srq(self, wr, sge=1):
+        err = self.cmd(CMD_CREATE_SRQ,
+                       struct.pack('=QIIII', 1, self.pd, wr, sge, 0),
+                       16 + 24)
+        return (err, None) if err else (0, self.u32(0))
+
+    def destroy_srq(self, srq):
+        return self.cmd(CMD_DESTROY_SRQ, struct.pack('=II', srq, 0), 4)
+
+    def reg_mr(self, addr, length):
+        err = self.cmd(CMD_REG_MR, struct.pack('=QQQII', addr, length, addr,
+                                              self.pd, 7), 12)
+        return (err, None) if err else (0, self.u32(0))
+
+    def dereg_mr(self, mr):
+        return command(self.fd, CMD_DEREG_MR, struct.pack('=I', mr), 0)
+
+    def map(self, mi):
+        return mmap.mmap(self.fd, mi[1], mmap.MAP_SHARED,
+                         mmap.PROT_READ | mmap.PROT_WRITE, offset=mi[0])
+
+    def close(self):
+        os.close(self.async_fd)
+        os.close(self.fd)
 
 
 def uverbs_node(dev):
@@ -43,9 +194,21 @@ def command(fd, cmd, body, out_len):
         return e.errno
 
 
-def main():
-    if len(sys.argv) != 3 or sys.argv[1] != 'resize-efault':
-        sys.exit(__doc__)
+def strerr(err):
+    return os.strerror(err) if err else 'ok'
+
+
+def res_count(dev, kind):
+    """The device's number of KIND objects, as rdma res show counts them"""
+    out = subprocess.run(['rdma', '-j', 'res', 'show'], check=True,
+                         capture_output=True, text=True).stdout
+    for d in json.loads(out):
+        if d.get('ifname') == dev:
+            return d[kind]
+    sys.exit(f'{dev} not in rdma res show')
+
+
+def resize_efault(dev):
     libc = ctypes.CDLL(None, use_errno=True)
     libc.mmap.restype = ctypes.c_void_p
     libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
@@ -53,34 +216,303 @@ def main():
     ro = libc.mmap(None, 4096, 1, 0x22, -1, 0)	# PROT_READ, private anon
     if ro in (None, ctypes.c_void_p(-1).value):
         sys.exit('mmap failed')
-    fd = os.open(uverbs_node(sys.argv[2]), os.O_RDWR)
-    resp = ctypes.create_string_buffer(64)
-    addr = ctypes.addressof(resp)
-
-    err = command(fd, CMD_GET_CONTEXT, struct.pack('=Q', addr), 8)
+    d = Dev(dev)
+    err, cq, _ = d.create_cq(8)
     if err:
-        sys.exit(f'get_context: {os.strerror(err)}')
-    async_fd = struct.unpack_from('=I', resp, 0)[0]
-    err = command(fd, CMD_CREATE_CQ,
-                  struct.pack('=QQIIiI', addr, 1, 8, 0, -1, 0), 8 + MMINFO)
-    if err:
-        sys.exit(f'create_cq: {os.strerror(err)}')
-    cq = struct.unpack_from('=I', resp, 0)[0]
+        sys.exit(f'create_cq: {strerr(err)}')
 
     rc = 0
-    err = command(fd, CMD_RESIZE_CQ, struct.pack('=QII', ro, cq, 64),
+    err = command(d.fd, CMD_RESIZE_CQ, struct.pack('=QII', ro, cq, 64),
                   8 + MMINFO)
-    print(f'resize to 64, response read-only: {os.strerror(err) if err else "taken"}')
+    print(f'resize to 64, response read-only: {strerr(err)}')
     if err != errno.EFAULT:
         rc = 1
-    err = command(fd, CMD_RESIZE_CQ, struct.pack('=QII', addr, cq, 32),
-                  8 + MMINFO)
-    print(f'resize to 32: {os.strerror(err) if err else "ok"}')
+    err = d.cmd(CMD_RESIZE_CQ, struct.pack('=II', cq, 32), 8 + MMINFO)
+    print(f'resize to 32: {strerr(err)}')
     if err:
         rc = 1
-    os.close(async_fd)
-    os.close(fd)
+    d.close()
     return rc
+
+
+def flood(dev, kind):
+    d = Dev(dev)
+    limit = d.query_device()[kind]
+    err, cq, _ = d.create_cq(1) if kind == 'qp' else (0, None, None)
+    page = mmap.mmap(-1, 4096)
+    page_addr = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    create = {
+        'cq': lambda: d.create_cq(1)[:2],
+        'qp': lambda: d.create_qp(QPT_UD, cq)[:2],
+        'srq': lambda: d.create_srq(1),
+        'mr': lambda: d.reg_mr(page_addr, 4096),
+    }[kind]
+    destroy = {'cq': d.destroy_cq, 'qp': d.destroy_qp,
+               'srq': d.destroy_srq, 'mr': d.dereg_mr}[kind]
+    made, t = [], time.monotonic()
+    while len(made) <= limit:
+        err, h = create()
+        if err:
+            break
+        made.append(h)
+    have = res_count(dev, kind)
+    print(f'{kind}: {len(made)} created in {time.monotonic() - t:.0f} s, '
+          f'then {strerr(err)}; the device has {have}, max_{kind} {limit}')
+    rc = 0
+    if err != errno.ENOMEM or have != limit:
+        rc = 1
+    if made and not destroy(made.pop()):
+        err, h = create()
+        print(f'after one destroyed, create: {strerr(err)}')
+        if err:
+            rc = 1
+        else:
+            made.append(h)
+    t = time.monotonic()
+    for h in made:
+        destroy(h)
+    print(f'destroyed in {time.monotonic() - t:.0f} s')
+    d.close()
+    return rc
+
+
+def attrs(dev):
+    d = Dev(dev)
+    _, cq, _ = d.create_cq(1)
+    big = 1 << 31
+    page = mmap.mmap(-1, 4096)
+    page_addr = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    cases = (
+        ('CQ of 2^31 CQEs', lambda: d.create_cq(big)[0]),
+        ('CQ of 2^32-1 CQEs', lambda: d.create_cq(0xffffffff)[0]),
+        ('CQ resized to 2^31', lambda: d.cmd(
+            CMD_RESIZE_CQ, struct.pack('=II', cq, big), 8 + MMINFO)),
+        ('QP of 2^31 send WRs', lambda: d.create_qp(QPT_RC, cq, swr=big)[0]),
+        ('QP of 2^31 recv WRs', lambda: d.create_qp(QPT_RC, cq, rwr=big)[0]),
+        ('QP of 1000 send SGEs',
+         lambda: d.create_qp(QPT_RC, cq, ssge=1000)[0]),
+        ('QP of 1000 recv SGEs',
+         lambda: d.create_qp(QPT_UD, cq, rsge=1000)[0]),
+        ('QP of 1 GiB inline', lambda: d.create_qp(QPT_RC, cq,
+                                                   inline=1 << 30)[0]),
+        ('QP of 2^32-1 everything', lambda: d.create_qp(
+            QPT_RC, cq, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+            0xffffffff)[0]),
+        ('SRQ of 2^31 WRs', lambda: d.create_srq(big)[0]),
+        ('SRQ of 1000 SGEs', lambda: d.create_srq(1, 1000)[0]),
+        ('MR of 2^40 bytes', lambda: d.reg_mr(page_addr, 1 << 40)[0]),
+    )
+    rc = 0
+    for what, f in cases:
+        err = f()
+        print(f'{what}: {strerr(err)}')
+        if err not in (errno.EINVAL, errno.ENOMEM):
+            rc = 1
+    d.close()
+    return rc
+
+
+def garbage_ring(rng, m, elem, opcodes):
+    """Random bytes over ring @m; some slots get a valid opcode"""
+    m[:] = rng.randbytes(len(m))
+    if opcodes:
+        for off in range(Q_DATA, len(m) - elem + 1, elem):
+            if rng.random() < 0.5:
+                struct.pack_into('=I', m, off + 12, rng.choice(opcodes))
+            if rng.random() < 0.5:	# num_sge, 0..3
+                struct.pack_into('=I', m, off + 184 + 12, rng.randrange(4))
+
+
+def connect_pair(d, qps, gid, gid_index):
+    """Both RC QPs of @qps to RTS, each connected to the other"""
+    for i, qp in enumerate(qps):
+        for mask, state in (
+                (M_STATE | M_PKEY | M_PORT | M_ACCESS, QPS_INIT),
+                (M_STATE | M_AV | M_MTU | M_DEST_QPN | M_RQ_PSN |
+                 M_DEST_RD_ATOMIC | M_MIN_RNR, QPS_RTR),
+                (M_STATE | M_TIMEOUT | M_RETRY | M_RNR_RETRY |
+                 M_SQ_PSN | M_RD_ATOMIC, QPS_RTS)):
+            err = d.modify_qp(qp[0], mask, state, gid, gid_index,
+                              qps[1 - i][1])
+            if err:
+                sys.exit(f'modify_qp to {state}: {strerr(err)}')
+
+
+def wait_state(d, qp, want, secs):
+    end = time.monotonic() + secs
+    while d.qp_state(qp) != want and time.monotonic() < end:
+        time.sleep(0.05)
+    return d.qp_state(qp)
+
+
+def bad_opcode(d, gid, gid_index):
+    """One WQE with opcode 0xff behind a good producer index: the QP
+    must go to ERR and complete it with an error status"""
+    _, cq, cq_mi = d.create_cq(16)
+    qps = [d.create_qp(QPT_RC, cq, 4, 4)[1:] for _ in range(2)]
+    connect_pair(d, qps, gid, gid_index)
+    cqm, sq = d.map(cq_mi), d.map(qps[0][2])
+    elem = _elem(sq)
+    slot = bytearray(random.Random(1).randbytes(elem))
+    struct.pack_into('=QIII', slot, 0, 0x1234, 0, 0xff, 2)  # SIGNALED
+    sq[Q_DATA:Q_DATA + elem] = bytes(slot)
+    struct.pack_into('=I', sq, Q_PROD, 1)
+    err = d.doorbell(qps[0][0])
+    state = wait_state(d, qps[0][0], QPS_ERR, 20)
+    n = struct.unpack_from('=I', cqm, Q_PROD)[0]
+    wr_id, status = struct.unpack_from('=QI', cqm, Q_DATA)
+    print(f'opcode 0xff: doorbell {strerr(err)}, QP state {state}, '
+          f'{n} completion(s), the first wr_id {wr_id:#x} status {status}')
+    rc = 0 if state == QPS_ERR and n >= 1 and wr_id == 0x1234 and status \
+        else 1
+    cqm.close()
+    sq.close()
+    for qp in qps:
+        d.destroy_qp(qp[0])
+    d.destroy_cq(cq)
+    return rc
+
+
+def garbage(dev, gid_index, seed, rounds):
+    rng = random.Random(seed)
+    with open(f'/sys/class/infiniband/{dev}/ports/1/gids/{gid_index}') as f:
+        gid = bytes.fromhex(f.read().strip().replace(':', ''))
+    d = Dev(dev)
+    rc = bad_opcode(d, gid, gid_index)
+    # IB_WR_ RDMA_WRITE, _WITH_IMM, SEND, SEND_WITH_IMM, RDMA_READ,
+    # ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD, SEND_WITH_INV
+    opcodes = [0, 1, 2, 3, 4, 5, 6, 9]
+    nerr = 0
+    for r in range(rounds):
+        err, cq, cq_mi = d.create_cq(rng.choice((1, 16, 256)))
+        if err:
+            sys.exit(f'create_cq: {strerr(err)}')
+        qps = []
+        for _ in range(2):
+            err, *qp = d.create_qp(QPT_RC, cq, rng.choice((1, 16, 64)), 16,
+                                   rng.randrange(1, 5), 2,
+                                   rng.choice((0, 64)))
+            if err:
+                sys.exit(f'create_qp: {strerr(err)}')
+            qps.append(qp)
+        connect_pair(d, qps, gid, gid_index)
+        maps = [d.map(cq_mi)]
+        garbage_ring(rng, maps[0], 0, None)
+        for _, _, sq_mi, rq_mi in qps:
+            sq, rq = d.map(sq_mi), d.map(rq_mi)
+            garbage_ring(rng, sq, _elem(sq), opcodes)
+            garbage_ring(rng, rq, 0, None)
+            maps += [sq, rq]
+        for qp in qps:
+            err = d.doorbell(qp[0])
+            if err:
+                print(f'round {r}: doorbell: {strerr(err)}')
+                rc = 1
+        # a QP ends in ERR, or in RTS when what it took was valid
+        time.sleep(0.2)
+        for qp in qps:
+            s = wait_state(d, qp[0], QPS_ERR, 1)
+            nerr += s == QPS_ERR
+            if s not in (QPS_RTS, QPS_ERR):
+                print(f'round {r}: QP state {s}')
+                rc = 1
+        for m in maps:
+            m.close()
+        for qp in qps:
+            if d.destroy_qp(qp[0]):
+                print(f'round {r}: destroy_qp failed')
+                rc = 1
+        if d.destroy_cq(cq):
+            print(f'round {r}: destroy_cq failed')
+            rc = 1
+    print(f'{rounds} rounds of garbage rings, seed {seed}: '
+          f'{nerr} of {2 * rounds} QPs in ERR')
+    d.close()
+    return rc
+
+
+def _elem(m):
+    """A ring's slot size, from the header the kernel wrote"""
+    return 1 << struct.unpack_from('=I', m, 0)[0]
+
+
+def read_int(path):
+    with open(path) as f:
+        v = f.read().strip()
+    return v if v == 'max' else int(v)
+
+
+def memcg(dev, cg):
+    with open(f'{cg}/cgroup.procs', 'w') as f:
+        f.write(str(os.getpid()))
+    d = Dev(dev)
+    before = read_int(f'{cg}/memory.current')
+    err, cq, mi = d.create_cq(32767)
+    if err:
+        sys.exit(f'create_cq: {strerr(err)}')
+    grew = read_int(f'{cg}/memory.current') - before
+    print(f'a CQ of 32767 entries ({mi[1]} bytes of ring): '
+          f'memory.current +{grew}')
+    # (memory.current moves in the per-CPU charge batches: 64 pages)
+    rc = 0 if grew >= mi[1] - (256 << 10) else 1
+    with open(f'{cg}/memory.max', 'w') as f:
+        f.write(str(read_int(f'{cg}/memory.current') + (6 << 20)))
+    made = 0
+    while made < 16:
+        err = d.create_cq(32767)[0]
+        if err:
+            break
+        made += 1
+    print(f'with memory.max 6 MiB above: {made} more created, then '
+          f'{strerr(err)}')
+    if err != errno.ENOMEM or made > 3:
+        rc = 1
+    d.close()
+    return rc
+
+
+def res_qp(dev):
+    d = Dev(dev)
+    _, cq, _ = d.create_cq(1)
+    err, qp, qpn, sq_mi, rq_mi = d.create_qp(QPT_UD, cq, 100, 50, 2, 2)
+    if err:
+        sys.exit(f'create_qp: {strerr(err)}')
+    # (not link DEV/1: a QP in RESET has no port yet)
+    out = subprocess.run(['rdma', '-dd', '-j', 'res', 'show', 'qp', 'link',
+                          dev, 'lqpn', str(qpn)], check=True,
+                         capture_output=True, text=True).stdout
+    print(out.strip())
+    # (iproute2's JSON names driver attributes drv_NAME)
+    q = json.loads(out)[0]
+    rc = 0
+    try:
+        if (q['drv_sq_ring_bytes'] != sq_mi[1] or
+                q['drv_rq_ring_bytes'] != rq_mi[1] or
+                q['drv_mem_bytes'] < sq_mi[1] + rq_mi[1]):
+            rc = 1
+    except KeyError as e:
+        print(f'no {e} in the QP\'s attributes')
+        rc = 1
+    d.close()
+    return rc
+
+
+def main():
+    a = sys.argv[1:]
+    if a[:1] == ['resize-efault'] and len(a) == 2:
+        return resize_efault(a[1])
+    if a[:1] == ['flood'] and len(a) == 3 and a[2] in ('cq', 'qp', 'srq',
+                                                        'mr'):
+        return flood(a[1], a[2])
+    if a[:1] == ['attrs'] and len(a) == 2:
+        return attrs(a[1])
+    if a[:1] == ['garbage'] and len(a) == 5:
+        return garbage(a[1], int(a[2]), int(a[3]), int(a[4]))
+    if a[:1] == ['memcg'] and len(a) == 3:
+        return memcg(a[1], a[2])
+    if a[:1] == ['res-qp'] and len(a) == 2:
+        return res_qp(a[1])
+    sys.exit(__doc__)
 
 
 if __name__ == '__main__':
