@@ -168,6 +168,7 @@ enum mrc_counter {
 	MRC_CNT_WRONG_SRC,
 	MRC_CNT_BAD_PKEY,
 	MRC_CNT_BAD_QKEY,
+	MRC_CNT_RD_EXCESS,
 	MRC_NUM_COUNTERS
 };
 
@@ -647,6 +648,7 @@ bool mrc_comp_timed_out(u8 timeout, unsigned long elapsed);
 #endif
 
 /* mrc_resp.c: responder */
+void mrc_resp_run(struct mrc_qp *qp, struct sk_buff_head *txq);
 void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		   struct sk_buff_head *txq);
 void mrc_resp_ud_recv(struct mrc_qp *qp, struct sk_buff *skb);

@@ -737,6 +737,8 @@ static void req_work(struct work_struct *work)
 
 	__skb_queue_head_init(&txq);
 	spin_lock_bh(&qp->lock);
+	if (qp->ibqp.qp_type == IB_QPT_RC)
+		mrc_resp_run(qp, &txq);
 	if (qp->ibqp.qp_type == IB_QPT_RC && qp->state == IB_QPS_RTS)
 		mrc_comp_timeout(qp);
 	mrc_req_run(qp, &txq);

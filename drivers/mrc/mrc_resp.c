@@ -14,7 +14,10 @@
  *
  * READ and atomic requests run in order: one that arrives before all
  * earlier PSNs is parked until they have. Atomic results are remembered so
- * that a resent atomic is answered, not done twice.
+ * that a resent atomic is answered, not done twice. The requests not yet
+ * run count against max_dest_rd_atomic; parked ones whose turn came are
+ * run MRC_RD_BUDGET response packets at a time, the rest from the QP's
+ * work.
  *
  * Acknowledgments: an ACK (cumulative) when the window has no hole, a SACK
  * (cumulative + 64-bit bitmap) when it has; sent for AckReq packets, for
@@ -36,6 +39,19 @@
  * has no route yet; the reverse EVs take the planes in turn.
  */
 #define MRC_PS_SACKS	8
+/*
+ * READ/atomic requests a conforming requester can have at or past our
+ * window base beyond its max_rd_atomic WQEs: a READ of more than
+ * MRC_READ_CHUNK PSNs leaves as several requests, all but the last full,
+ * and its PSNs in flight span at most MRC_TX_WIN.
+ */
+#define MRC_RD_SPLIT	(MRC_TX_WIN / MRC_READ_CHUNK - 1)
+/*
+ * READ response packets one pass sends for parked requests whose turn
+ * has come; the QP's work sends the rest, so that one arrival that fills
+ * a hole does not release a window's worth of responses in one softirq.
+ */
+#define MRC_RD_BUDGET	MRC_READ_CHUNK
 
 static inline struct rxe_recv_wqe *rcopy(struct mrc_qp *qp, u32 slot)
 {
@@ -431,11 +447,16 @@ static void exec_rd(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 		nak_fatal(qp, MRC_AETH_NAK_ACC, rq->psn, txq);
 }
 
-/* Parked requests whose turn has come */
-static void run_parked(struct mrc_qp *qp, struct sk_buff_head *txq)
+/*
+ * Parked requests whose turn has come, for up to @budget response
+ * packets (the first always runs). Returns true when one is left waiting.
+ */
+static bool run_parked(struct mrc_qp *qp, struct sk_buff_head *txq,
+		       u32 budget)
 {
 	struct mrc_resp *rs = &qp->resp;
-	u32 i;
+	bool ran = false;
+	u32 i, n;
 
 again:
 	for (i = 0; i < rs->nparked; i++) {
@@ -443,11 +464,72 @@ again:
 
 		if (mrc_psn_diff(rq.psn, rs->win.base) > 0)
 			continue;
+		if (rq.psn == rs->win.base) {
+			n = rq.opcode == MRC_OP_READ_REQ ?
+			    read_npkts(qp, rq.len) : 1;
+			if (ran && n > budget)
+				return true;
+			budget -= min(budget, n);
+			ran = true;
+		}
 		rs->parked[i] = rs->parked[--rs->nparked];
-		if (rq.psn == rs->win.base)
+		if (rq.psn == rs->win.base) {
 			exec_rd(qp, &rq, txq);
+			if (qp->state == IB_QPS_ERR)
+				return false;
+		}
 		goto again;
 	}
+	return false;
+}
+
+static void run_parked_later(struct mrc_qp *qp, struct sk_buff_head *txq)
+{
+	if (run_parked(qp, txq, MRC_RD_BUDGET) && !qp->dying)
+		queue_work(mrc_wq, &qp->work);
+}
+
+/**
+ * mrc_resp_run() - run the parked requests an earlier pass left waiting
+ * @qp: an RC QP; qp->lock held (the QP's work)
+ * @txq: where the responses go
+ */
+void mrc_resp_run(struct mrc_qp *qp, struct sk_buff_head *txq)
+{
+	struct mrc_resp *rs = &qp->resp;
+	u32 base = rs->win.base;
+
+	if (!rs->nparked || qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR)
+		return;
+	run_parked_later(qp, txq);
+	complete_msgs(qp);
+	/* what was placed past them is acknowledged now */
+	if (qp->state != IB_QPS_ERR && rs->win.base != base)
+		send_ack(qp, mrc_psn_win_cack(&rs->win), txq);
+}
+
+/*
+ * A new READ/atomic request beyond the responder resources
+ * (max_dest_rd_atomic). The requester cannot have received the answer to
+ * any request at or past our window base (its oldest unacknowledged PSN
+ * is at most our base), so each of those still counts against its
+ * max_rd_atomic: the parked ones and this one. Those before the base were
+ * answered and hold nothing here (a duplicate runs again), and with
+ * several paths nothing tells whether their answers arrived: they do not
+ * count.
+ */
+static bool rd_over_limit(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_resp *rs = &qp->resp;
+	u32 max = qp->attr.max_dest_rd_atomic, n = 1, i;
+
+	if (!max)
+		return true;
+	for (i = 0; i < rs->nparked; i++)
+		if (rs->parked[i].psn != psn &&
+		    mrc_psn_diff(rs->parked[i].psn, rs->win.base) >= 0)
+			n++;
+	return n > max + MRC_RD_SPLIT;
 }
 
 static void parse_rd(struct mrc_pkt *pkt, struct mrc_rd_req *rq)
@@ -704,15 +786,21 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 
 	if (pkt->opcode == MRC_OP_READ_REQ || pkt->opcode == MRC_OP_CMP_SWAP ||
 	    pkt->opcode == MRC_OP_FETCH_ADD) {
+		u32 i;
+
 		parse_rd(pkt, &rq);
+		for (i = 0; d && i < rs->nparked; i++)
+			if (rs->parked[i].psn == psn)
+				return;
+		/* IBA: too many READ/atomic requests is an invalid request */
+		if (rd_over_limit(qp, psn)) {
+			mrc_count(qp->mdev, MRC_CNT_RD_EXCESS, 1);
+			nak_fatal(qp, MRC_AETH_NAK_INV, psn, txq);
+			return;
+		}
 		if (!d) {
 			exec_rd(qp, &rq, txq);
 		} else {
-			u32 i;
-
-			for (i = 0; i < rs->nparked; i++)
-				if (rs->parked[i].psn == psn)
-					return;
 			if (rs->nparked == MRC_PARK_MAX) {
 				mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
 				return;
@@ -745,7 +833,8 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		}
 		mrc_psn_win_mark(&rs->win, psn);
 	}
-	run_parked(qp, txq);
+	if (qp->state != IB_QPS_ERR)
+		run_parked_later(qp, txq);
 	complete_msgs(qp);
 	if (qp->state == IB_QPS_ERR)
 		return;

@@ -19,6 +19,10 @@
 #     duplicate READs with a bad rkey and CMP_SWAPs beyond the window are
 #     counted (rkey_violations, rx_dropped) and leave the QP out of ERR
 #     (it would NAK and go there, were they fatal)
+#   - more READs than max_dest_rd_atomic waiting at the responder of a
+#     stalled READ: up to what a conforming requester can have there
+#     they wait; one more is an invalid request (NAK, ERR,
+#     rx_rd_atomic_excess). ib_read_bw at the limit, reordered, completes
 #   - RoCE packets to the address of another netdev of h1's namespace (a
 #     dummy): the IP stack's (Udp6NoPorts), not the mrc device's
 #   - a burst of RoCE packets with UDP checksums at a plane with GRO and
@@ -51,7 +55,7 @@ trap 'topo_cleanup
 	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_hostile.d"
 	rm -rf "$LOGS"' EXIT
 
-ktap_header 13
+ktap_header 16
 
 # counter DEV NAME: a counter of DEV (in h1's or h2's namespace)
 counter() {
@@ -280,7 +284,77 @@ check "duplicate READs (bad rkey), CMP_SWAPs beyond the window: the QP sent no N
 	test "${n1:-x}" = "${n0:-y}" -a -n "$st" -a "$st" != ERR
 check "... counted: rkey_violations, rx_dropped" \
 	test "${r1:-0}" -ge $((${r0:-0} + 3)) -a "${d2:-0}" -ge $((${d1:-0} + 3))
+
+# -- more READs than the responder resources, at the responder of a
+# stalled ib_read_bw -o 1 (max_dest_rd_atomic 1): READs of 64 bytes at
+# P + 1 to P + 4 wait for P (parked), as many as a conforming requester
+# with 1 READ in flight can have there (1, and 3 more for a READ split
+# into requests of 256 PSNs): no NAK, the QP stays out of ERR; one more at
+# P + 5 is an invalid request (IBA): NAK, rx_rd_atomic_excess, and the QP
+# in ERR (or gone: the NAK ends the client, whose READ spans P + 5, and
+# with it the server). -u 24 (69 s a retry): the client outlives a slow
+# kernel's injectors and polls; it is stopped once they are done
+injector "$NS_A" ex1. --dst "$IP_B" --src "$IP_A" --psn 1 --count 4 --psn-every 1 \
+	read --len 64
+injector "$NS_A" ex2. --dst "$IP_B" --src "$IP_A" --psn 5 read --len 64
+injectors_up
+if stalled ex. ib_read_bw -u 24 -s 65536 -n 5 -o 1; then
+	RQ=$(addr_of "$LOGS/ex.cli" remote QPN) RK=$(addr_of "$LOGS/ex.cli" remote RKey)
+	VA=$(addr_of "$LOGS/ex.cli" remote VAddr)
+	ktap_info "h2's QP $RQ, next PSN $P: READs of PSN $P + 1 to $P + 4, then $P + 5"
+else
+	ktap_info "the client did not start: $(tail -n 3 "$LOGS/ex.cli")"
+	RQ=0 RK=0 VA=0
+fi
+# qp_state: the state of h2's QP RQ
+qp_state() {
+	netns "$NS_B" rdma -j res show qp | jq -r --arg d "$DEV_B" --argjson q "$((RQ))" \
+		'.[] | select(.ifname == $d and .lqpn == $q) | .state'
+}
+x0=$(counter "$DEV_B" rx_rd_atomic_excess) n0=$(counter "$DEV_B" naks_sent)
+o0=$(counter "$DEV_B" out_of_order)
+go ex1. "$RQ" "$P" "$RK" "$VA"
+injected ex1.
+parked() { test "$(counter "$DEV_B" out_of_order)" -ge $((${o0:-0} + 4)); }
+wait_for "$(tmo 10)" parked
+x1=$(counter "$DEV_B" rx_rd_atomic_excess) n1=$(counter "$DEV_B" naks_sent) st1=$(qp_state)
+go ex2. "$RQ" "$P" "$RK" "$VA"
+injected ex2.
+naked() { test "$(counter "$DEV_B" naks_sent)" -gt "${n1:-0}"; }
+wait_for "$(tmo 10)" naked
+x2=$(counter "$DEV_B" rx_rd_atomic_excess) n2=$(counter "$DEV_B" naks_sent) st2=$(qp_state)
+kill "$CLI" "$SRV" 2>/dev/null
+wait "$CLI" "$SRV" 2>/dev/null
+ktap_info "h2's rx_rd_atomic_excess $x0 -> $x1 -> $x2, naks_sent $n0 -> $n1 -> $n2," \
+	"its QP's state ${st1:-gone} -> ${st2:-gone}"
+check "4 READs parked, max_dest_rd_atomic 1 (its limit with split READs): no NAK, not ERR" \
+	test -n "$x1" -a "$x1" != null -a "${x1:-x}" = "${x0:-y}" -a "${n1:-x}" = "${n0:-y}" \
+	-a -n "$st1" -a "$st1" != ERR
+check "a 5th: invalid request, NAKed, counted in rx_rd_atomic_excess, the QP ended" \
+	test "${x2:-0}" = $((${x1:-0} + 1)) -a "${n2:-0}" -gt "${n1:-0}" -a "${st2:-ERR}" = ERR
 drop_roce del
+
+# -- a conforming requester at the limit: ib_read_bw -o 16 (64 B READs,
+# 16 in flight) and -o 1 with 1 MiB READs (each split into 4 requests),
+# h1's packets reordered by netem's jitter so that READs wait (parked) at
+# h2: every READ completes, no NAK, rx_rd_atomic_excess stays put
+tc -n "$NS_A" qdisc replace dev "$VETH_A" root netem delay 2ms 2ms
+x0=$(counter "$DEV_B" rx_rd_atomic_excess) n0=$(counter "$DEV_B" naks_sent)
+o0=$(counter "$DEV_B" out_of_order)
+TAG=rb1. pair ib_read_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -s 64 -n 500 -o 16 -- \
+	ib_read_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -s 64 -n 500 -o 16 "$IP_B"
+rc1=$?
+TAG=rb2. pair ib_read_bw -d "$DEV_B" -x "$GID_B" -F -u 18 -s 1048576 -n 5 -o 1 -- \
+	ib_read_bw -d "$DEV_A" -x "$GID_A" -F -u 18 -s 1048576 -n 5 -o 1 "$IP_B"
+rc2=$?
+x1=$(counter "$DEV_B" rx_rd_atomic_excess) n1=$(counter "$DEV_B" naks_sent)
+o1=$(counter "$DEV_B" out_of_order)
+tc -n "$NS_A" qdisc replace dev "$VETH_A" root handle 1: prio
+ktap_info "ib_read_bw -o 16 exit $rc1, -o 1 (1 MiB) exit $rc2; h2's out_of_order $o0 -> $o1," \
+	"rx_rd_atomic_excess $x0 -> $x1, naks_sent $n0 -> $n1"
+check "ib_read_bw at the limit (-o 16; -o 1 with split READs), reordered: completes, no NAK" \
+	test "$rc1" = 0 -a "$rc2" = 0 -a "${o1:-0}" -gt "${o0:-0}" -a -n "$x1" -a "$x1" != null \
+	-a "${x1:-x}" = "${x0:-y}" -a "${n1:-x}" = "${n0:-y}"
 
 # -- RoCE packets to an address of another netdev of h1's namespace (a
 # dummy's, fd77:1::1): not mrc's, whose planes take only their own
