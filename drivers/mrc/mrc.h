@@ -112,6 +112,9 @@ struct mrc_plane_stats {
  * @id: plane number
  * @stats: per-CPU counters
  *
+ * @allow: the outer sources it takes packets from; NULL: any. Written
+ *	   under RTNL, read under RCU.
+ *
  * A plane is the rx_handler_data of its netdev, so a packet finds its
  * plane and device without a lookup.
  */
@@ -121,6 +124,20 @@ struct mrc_plane {
 	netdevice_tracker tracker;
 	u8 id;
 	struct mrc_plane_stats __percpu *stats;
+	struct mrc_allow __rcu *allow;
+};
+
+/* An IPv6 prefix; IPv4 ones as ::ffff:0:0/96 + their length */
+struct mrc_prefix {
+	struct in6_addr addr;
+	u8 len;
+};
+
+/* A plane's source prefixes (1 to MRC_MAX_ALLOW) */
+struct mrc_allow {
+	struct rcu_head rcu;
+	u32 n;
+	struct mrc_prefix p[] __counted_by(n);
 };
 
 static inline void mrc_plane_count(struct mrc_plane *plane,
@@ -169,6 +186,7 @@ enum mrc_counter {
 	MRC_CNT_BAD_PKEY,
 	MRC_CNT_BAD_QKEY,
 	MRC_CNT_RD_EXCESS,
+	MRC_CNT_SRC_DENIED,
 	MRC_NUM_COUNTERS
 };
 
@@ -676,6 +694,10 @@ int mrc_plane_del(struct mrc_dev *mdev, u32 id, struct netlink_ext_ack *extack);
 void mrc_plane_del_all(struct mrc_dev *mdev);
 void mrc_plane_event(struct net_device *ndev);
 void mrc_plane_stats(const struct mrc_plane *plane, struct mrc_plane_stats *sum);
+int mrc_plane_set_allow(struct mrc_dev *mdev, u32 id,
+			const struct mrc_prefix *p, u32 n,
+			struct netlink_ext_ack *extack);
+bool mrc_plane_src_allowed(struct mrc_plane *plane, const struct in6_addr *src);
 void mrc_plane_count_id(struct mrc_dev *mdev, u32 id, enum mrc_plane_counter c,
 			u64 n);
 bool mrc_plane_is_up(const struct net_device *ndev);

@@ -684,6 +684,33 @@ static void rx_gso(struct mrc_plane *plane, struct sk_buff *skb,
 	}
 }
 
+/*
+ * Does the plane take @skb (ours) from its outer source, before any
+ * decapsulation: the one the fabric delivered it from?
+ */
+static bool src_allowed(struct mrc_plane *plane, const struct sk_buff *skb)
+{
+	struct in6_addr _a, src;
+	const void *a;
+
+	if (!rcu_access_pointer(plane->allow))
+		return true;
+	if (skb->protocol == htons(ETH_P_IP)) {
+		a = skb_header_pointer(skb, offsetof(struct iphdr, saddr),
+				       sizeof(__be32), &_a);
+		if (!a)
+			return false;
+		ipv6_addr_set_v4mapped(*(const __be32 *)a, &src);
+	} else {
+		a = skb_header_pointer(skb, offsetof(struct ipv6hdr, saddr),
+				       sizeof(src), &_a);
+		if (!a)
+			return false;
+		memcpy(&src, a, sizeof(src));
+	}
+	return mrc_plane_src_allowed(plane, &src);
+}
+
 static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
@@ -693,6 +720,12 @@ static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
 	if (skb->pkt_type != PACKET_HOST ||
 	    !is_ours(plane, skb, &outer, &nhlen))
 		return RX_HANDLER_PASS;
+	if (!src_allowed(plane, skb)) {
+		mrc_count(plane->mdev, MRC_CNT_SRC_DENIED,
+			  skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1);
+		kfree_skb(skb);
+		return RX_HANDLER_CONSUMED;
+	}
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb)
 		return RX_HANDLER_CONSUMED;

@@ -182,6 +182,21 @@ int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* ---- planes ------------------------------------------------------------ */
 
+/* A plane's source prefixes: address, then length (MRC_A_PLANE_ALLOW) */
+static int put_allow(struct sk_buff *skb, const struct mrc_allow *a)
+{
+	u8 buf[sizeof(struct in6_addr) + 1];
+	u32 i;
+
+	for (i = 0; a && i < a->n; i++) {
+		memcpy(buf, &a->p[i].addr, sizeof(a->p[i].addr));
+		buf[sizeof(a->p[i].addr)] = a->p[i].len;
+		if (nla_put(skb, MRC_A_PLANE_ALLOW, sizeof(buf), buf))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
 static int put_plane(struct sk_buff *skb, struct mrc_dev *mdev, u32 id)
 {
 	struct mrc_plane_stats st;
@@ -205,7 +220,8 @@ static int put_plane(struct sk_buff *skb, struct mrc_dev *mdev, u32 id)
 		    nla_put_uint(skb, MRC_A_PLANE_RX_PACKETS, st.c[MRC_PCNT_RX_PKTS]) ||
 		    nla_put_uint(skb, MRC_A_PLANE_RX_BYTES, st.c[MRC_PCNT_RX_BYTES]) ||
 		    nla_put_uint(skb, MRC_A_PLANE_RETRANS, st.c[MRC_PCNT_RETRANS]) ||
-		    nla_put_uint(skb, MRC_A_PLANE_LOSSES, st.c[MRC_PCNT_LOSSES]))
+		    nla_put_uint(skb, MRC_A_PLANE_LOSSES, st.c[MRC_PCNT_LOSSES]) ||
+		    put_allow(skb, rcu_dereference(plane->allow)))
 			err = -EMSGSIZE;
 	}
 	rcu_read_unlock();
@@ -410,6 +426,52 @@ int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
 	rtnl_unlock();
 	if (!err)
 		mrc_nl_notify_plane(mdev, id, genl_info_net(info));
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+/* The request's allow prefixes replace the plane's (none: any source) */
+int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev = admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
+					 MRC_A_PLANE_DEV_NAME);
+	struct mrc_prefix *p = NULL;
+	struct nlattr *a;
+	int err, rem;
+	u32 id, n = 0;
+
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	err = -EINVAL;
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
+		NL_SET_ERR_MSG(info->extack, "plane number required");
+		goto out;
+	}
+	id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
+	err = -ENOMEM;
+	p = kcalloc(MRC_MAX_ALLOW, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		goto out;
+	nlmsg_for_each_attr_type(a, MRC_A_PLANE_ALLOW, info->nlhdr,
+				 GENL_HDRLEN, rem) {
+		if (n == MRC_MAX_ALLOW) {
+			NL_SET_ERR_MSG_ATTR_FMT(info->extack, a,
+						"at most %d source prefixes per plane",
+						MRC_MAX_ALLOW);
+			err = -E2BIG;
+			goto out;
+		}
+		memcpy(&p[n].addr, nla_data(a), sizeof(p[n].addr));
+		p[n].len = ((u8 *)nla_data(a))[sizeof(p[n].addr)];
+		n++;
+	}
+	rtnl_lock();
+	err = mrc_plane_set_allow(mdev, id, p, n, info->extack);
+	rtnl_unlock();
+	if (!err)
+		mrc_nl_notify_plane(mdev, id, genl_info_net(info));
+out:
+	kfree(p);
 	ib_device_put(&mdev->ib_dev);
 	return err;
 }

@@ -7,9 +7,16 @@
  * handlers take it; netdev notifiers run with it), and are read under RCU
  * by the packet paths. A plane holds a reference on its netdev and is that
  * netdev's rx_handler_data, so NETDEV_UNREGISTER finds it directly.
+ *
+ * Sources: any node of a plane's fabric can send to it. The operator may
+ * name the prefixes a plane takes packets from (its fabric's, its peers'
+ * plane addresses and, for SRv6 paths, the sources their encapsulation
+ * uses); every packet's outer source is checked against them before
+ * anything else looks at it.
  */
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <net/ipv6.h>
 
 #include "mrc.h"
 
@@ -134,6 +141,7 @@ static void remove(struct mrc_dev *mdev, struct mrc_plane *plane)
 	synchronize_net();		/* and for transmitters */
 	netdev_put(plane->ndev, &plane->tracker);
 	free_percpu(plane->stats);
+	kfree(rcu_access_pointer(plane->allow));
 	kfree(plane);
 }
 
@@ -237,4 +245,77 @@ void mrc_plane_count_id(struct mrc_dev *mdev, u32 id, enum mrc_plane_counter c,
 	if (plane)
 		mrc_plane_count(plane, c, n);
 	rcu_read_unlock();
+}
+
+/**
+ * mrc_plane_set_allow() - replace the source prefixes of plane @id
+ * @mdev: the device
+ * @id: plane number
+ * @p: the prefixes
+ * @n: how many (0: the plane takes any source)
+ * @extack: for the reason of a refusal
+ *
+ * Context: RTNL held.
+ * Return: 0, -ENOENT, -E2BIG, -EINVAL or -ENOMEM.
+ */
+int mrc_plane_set_allow(struct mrc_dev *mdev, u32 id,
+			const struct mrc_prefix *p, u32 n,
+			struct netlink_ext_ack *extack)
+{
+	struct mrc_allow *new = NULL, *old;
+	struct mrc_plane *plane;
+	struct in6_addr net;
+	u32 i;
+
+	ASSERT_RTNL();
+	plane = id < MRC_MAX_PLANES ? rtnl_dereference(mdev->planes[id]) : NULL;
+	if (!plane) {
+		NL_SET_ERR_MSG(extack, "no such plane");
+		return -ENOENT;
+	}
+	if (n > MRC_MAX_ALLOW) {
+		NL_SET_ERR_MSG_FMT(extack, "at most %d source prefixes per plane",
+				   MRC_MAX_ALLOW);
+		return -E2BIG;
+	}
+	for (i = 0; i < n; i++) {
+		if (p[i].len > 128) {
+			NL_SET_ERR_MSG_FMT(extack, "prefix %u: length %u past 128",
+					   i, p[i].len);
+			return -EINVAL;
+		}
+		/* a typo in the address would otherwise allow another net */
+		ipv6_addr_prefix(&net, &p[i].addr, p[i].len);
+		if (!ipv6_addr_equal(&net, &p[i].addr)) {
+			NL_SET_ERR_MSG_FMT(extack, "prefix %u: %pI6c has bits set past /%u",
+					   i, &p[i].addr, p[i].len);
+			return -EINVAL;
+		}
+	}
+	if (n) {
+		new = kzalloc(struct_size(new, p, n), GFP_KERNEL);
+		if (!new)
+			return -ENOMEM;
+		new->n = n;
+		memcpy(new->p, p, n * sizeof(*p));
+	}
+	old = rtnl_dereference(plane->allow);
+	rcu_assign_pointer(plane->allow, new);
+	if (old)
+		kfree_rcu(old, rcu);
+	return 0;
+}
+
+/* Does @plane take packets whose outer source is @src? RCU read side. */
+bool mrc_plane_src_allowed(struct mrc_plane *plane, const struct in6_addr *src)
+{
+	const struct mrc_allow *a = rcu_dereference(plane->allow);
+	u32 i;
+
+	if (!a)
+		return true;
+	for (i = 0; i < a->n; i++)
+		if (ipv6_prefix_equal(src, &a->p[i].addr, a->p[i].len))
+			return true;
+	return false;
 }

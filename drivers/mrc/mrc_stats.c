@@ -44,6 +44,7 @@ static const struct rdma_stat_desc mrc_counter_names[] = {
 	[MRC_CNT_BAD_PKEY]	= { .name = "rx_bad_pkey" },
 	[MRC_CNT_BAD_QKEY]	= { .name = "rx_bad_qkey" },
 	[MRC_CNT_RD_EXCESS]	= { .name = "rx_rd_atomic_excess" },
+	[MRC_CNT_SRC_DENIED]	= { .name = "rx_src_denied" },
 };
 
 /*
