@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mrcctl dev and plane: an mrc device and its planes (netdevs) */
+#include <arpa/inet.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mrcctl.h"
 
@@ -108,10 +110,56 @@ static void rec_plane(struct rec *r, const struct nlattr **tb)
 	rec_attr_uint(r, "losses", "lost ", NULL, tb[MRC_A_PLANE_LOSSES]);
 }
 
+/* "ADDR/LEN" of an allow attribute: IPv4 for ::ffff:0:0/96 and longer */
+static void prefix_text(const uint8_t *p, char *buf, size_t len)
+{
+	const struct in6_addr *a = (const void *)p;
+	char addr[INET6_ADDRSTRLEN];
+	unsigned int plen = p[sizeof(*a)];
+
+	if (IN6_IS_ADDR_V4MAPPED(a) && plen >= 96) {
+		inet_ntop(AF_INET, &a->s6_addr[12], addr, sizeof(addr));
+		plen -= 96;
+	} else {
+		inet_ntop(AF_INET6, a, addr, sizeof(addr));
+	}
+	snprintf(buf, len, "%s/%u", addr, plen);
+}
+
+/* a plane's allow prefixes (repeated attributes) */
+static void rec_allow(struct rec *r, const struct nlmsghdr *nlh)
+{
+	char list[sizeof(r->list)] = "", one[INET6_ADDRSTRLEN + 4];
+	const struct nlattr *a;
+	size_t len = 0;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != MRC_A_PLANE_ALLOW ||
+		    mnl_attr_get_payload_len(a) != sizeof(struct in6_addr) + 1)
+			continue;
+		prefix_text(mnl_attr_get_payload(a), one, sizeof(one));
+		if (len + strlen(one) + 2 > sizeof(list))
+			break;
+		len += sprintf(list + len, "%s%s", len ? "," : "", one);
+	}
+	if (len)
+		rec_list(r, "allow", "allow ", list);
+}
+
+/* rec_obj() with the repeated allow attributes, which tb cannot hold */
 static int cb_plane(const struct nlmsghdr *nlh, void *data)
 {
-	return rec_obj(data, nlh, MRC_A_PLANE_MAX, MRC_A_PLANE_DEV_NAME,
-		       rec_plane);
+	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
+	struct ctx *c = data;
+	struct rec r = {};
+
+	nl_attrs(nlh, tb, MRC_A_PLANE_MAX);
+	if (!rec_dev(c, &r, tb[MRC_A_PLANE_DEV_NAME], NULL))
+		return MNL_CB_OK;
+	rec_plane(&r, tb);
+	rec_allow(&r, nlh);
+	rec_emit(c, &r);
+	return MNL_CB_OK;
 }
 
 /*
@@ -201,4 +249,79 @@ int plane_add(struct ctx *c, int argc, char **argv)
 int plane_del(struct ctx *c, int argc, char **argv)
 {
 	return plane_change(c, "plane del", MRC_CMD_PLANE_DEL, argc, argv);
+}
+
+/*
+ * "ADDR[/LEN]" into an allow attribute's 17 bytes: IPv6, or IPv4 as
+ * ::ffff:a.b.c.d/96 + LEN; without LEN, the one address
+ */
+static void parse_prefix(const char *s, uint8_t *out)
+{
+	struct in6_addr *a = (void *)out;
+	char addr[INET6_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	size_t alen = slash ? (size_t)(slash - s) : strlen(s);
+	uint32_t len, max = 128;
+	struct in_addr v4;
+
+	if (alen >= sizeof(addr))
+		die_usage("plane set: invalid prefix \"%s\"", s);
+	memcpy(addr, s, alen);
+	addr[alen] = '\0';
+	if (inet_pton(AF_INET, addr, &v4) == 1) {
+		memset(a, 0, sizeof(*a));
+		a->s6_addr[10] = 0xff;
+		a->s6_addr[11] = 0xff;
+		memcpy(&a->s6_addr[12], &v4, sizeof(v4));
+		max = 32;
+	} else if (inet_pton(AF_INET6, addr, a) != 1) {
+		die_usage("plane set: invalid prefix \"%s\"", s);
+	}
+	len = max;
+	if (slash && !parse_u32(slash + 1, max, &len))
+		die_usage("plane set: invalid prefix length in \"%s\" (0..%u)",
+			  s, max);
+	out[sizeof(*a)] = len + 128 - max;
+}
+
+/* plane set dev DEV { id | plane } N allow { PREFIX[,PREFIX...] | any } */
+int plane_set(struct ctx *c, int argc, char **argv)
+{
+	struct arg dev = { .key = "dev", .type = ARG_DEV };
+	struct arg id = { .key = "id", .type = ARG_U32, .max = MRC_MAX_PLANES - 1 };
+	struct arg plane = { .key = "plane", .type = ARG_U32,
+			     .max = MRC_MAX_PLANES - 1 };
+	struct arg allow = { .key = "allow", .type = ARG_STR };
+	struct arg *args[] = { &dev, &id, &plane, &allow, NULL };
+	uint8_t p[MRC_MAX_ALLOW][sizeof(struct in6_addr) + 1];
+	char buf[MNL_SOCKET_BUFFER_SIZE], *list, *tok, *save;
+	struct nlmsghdr *nlh;
+	unsigned int n = 0, i;
+
+	parse_args("plane set", args, argc, argv);
+	parse_alias("plane set", &id, &plane);
+	parse_need("plane set", &dev);
+	parse_need("plane set", &id);
+	parse_need("plane set", &allow);
+	if (strcmp(allow.str, "any")) {
+		list = strdup(allow.str);
+		if (!list)
+			die_usage("plane set: out of memory");
+		for (tok = strtok_r(list, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			if (n == MRC_MAX_ALLOW)
+				die_usage("plane set: at most %d prefixes",
+					  MRC_MAX_ALLOW);
+			parse_prefix(tok, p[n++]);
+		}
+		free(list);
+		if (!n)
+			die_usage("plane set: allow needs PREFIX[,PREFIX...] or any");
+	}
+	nl_open(c);
+	nlh = nl_msg(c, buf, MRC_CMD_PLANE_SET, 0, MRC_A_PLANE_DEV_NAME, dev.str);
+	mnl_attr_put_u32(nlh, MRC_A_PLANE_ID, id.u32);
+	for (i = 0; i < n; i++)
+		mnl_attr_put(nlh, MRC_A_PLANE_ALLOW, sizeof(p[i]), p[i]);
+	return nl_request(c, nlh, dev.str);
 }

@@ -58,6 +58,7 @@ static void usage(FILE *f)
 	      "mrcctl plane show [ dev DEV ]\n"
 	      "mrcctl plane add dev DEV netdev IFNAME [ id N ]\n"
 	      "mrcctl plane del dev DEV { id N | netdev IFNAME }\n"
+	      "mrcctl plane set dev DEV id N allow { PREFIX[,PREFIX...] | any }\n"
 	      "mrcctl path show [ dev DEV ] [ peer ADDR ]\n"
 	      "mrcctl path add dev DEV peer ADDR plane N PATH\n"
 	      "mrcctl path del dev DEV peer ADDR [ plane N [ usid CONTAINER | srh SEGS | remote ADDR ] ]\n"
@@ -76,6 +77,11 @@ static void usage(FILE *f)
 	      "zero-filled), SEGS an SRv6 segment list: 1 to 6 IPv6 addresses, the\n"
 	      "first segment first (\"segs SEGS\" is the same as \"srh SEGS\").\n"
 	      "Planes are numbered 0..15; plane 0 is the netdev of \"rdma link add\".\n"
+	      "plane set allow: the plane takes packets only from outer sources in\n"
+	      "these prefixes (IPv6 or IPv4 ADDR[/LEN], at most 16; of SRv6 packets\n"
+	      "the outer source, before decapsulation), \"any\": from every source\n"
+	      "(\"plane N\" is the same as \"id N\"); others are dropped and counted\n"
+	      "in rx_src_denied.\n"
 	      "ev deny keeps EV I (0..255) of QP N from carrying data, whatever the\n"
 	      "transport learns; ev allow makes it usable again (\"ev I\" is the same\n"
 	      "as \"index I\"). monitor prints plane and path set changes and EV state\n"
@@ -98,7 +104,7 @@ static const struct cmd dev_cmds[] = {
 
 static const struct cmd plane_cmds[] = {
 	{ "show", plane_show }, { "list", plane_show }, { "add", plane_add },
-	{ "del", plane_del }, { "delete", plane_del }, {}
+	{ "del", plane_del }, { "delete", plane_del }, { "set", plane_set }, {}
 };
 
 static const struct cmd path_cmds[] = {

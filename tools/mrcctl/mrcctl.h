@@ -107,7 +107,8 @@ struct field {
 struct rec {
 	unsigned int n;
 	struct field f[REC_FIELDS];
-	char list[SRH_SEGS_MAX * INET6_ADDRSTRLEN];	/* of the list field */
+	/* of the list field: segments, or a plane's prefixes */
+	char list[MRC_MAX_ALLOW * (INET6_ADDRSTRLEN + 4)];
 };
 
 struct recs {
@@ -121,6 +122,8 @@ void rec_num(struct rec *r, const char *key, const char *pre,
 	     const char *post, uint64_t v);
 void rec_addr(struct rec *r, const char *key, const char *pre,
 	      const struct in6_addr *a);
+void rec_list(struct rec *r, const char *key, const char *pre,
+	      const char *s);
 void rec_addrs(struct rec *r, const char *key, const char *pre,
 	       const struct in6_addr *a, unsigned int n);
 const struct field *rec_find(const struct rec *r, const char *key);
@@ -180,6 +183,7 @@ int plane_dump(struct ctx *c, const char *dev);
 int plane_show(struct ctx *c, int argc, char **argv);
 int plane_add(struct ctx *c, int argc, char **argv);
 int plane_del(struct ctx *c, int argc, char **argv);
+int plane_set(struct ctx *c, int argc, char **argv);
 void plane_ntf_rec(struct rec *r, const struct nlattr **tb);
 
 /* ---- path.c --------------------------------------------------------- */

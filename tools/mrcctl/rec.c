@@ -89,6 +89,20 @@ void rec_addrs(struct rec *r, const char *key, const char *pre,
 	}
 }
 
+/* @s: the record's list field, comma-separated (a JSON array) */
+void rec_list(struct rec *r, const char *key, const char *pre, const char *s)
+{
+	struct field *f;
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->f[i].list)
+			abort();
+	f = rec_add(r, key, pre, NULL, false);
+	f->list = true;
+	snprintf(r->list, sizeof(r->list), "%s", s);
+}
+
 /* the text form: "pre value post" of every field, space separated */
 void rec_text(const struct rec *r, char *buf, size_t len)
 {

@@ -51,6 +51,12 @@ check "plane show -j: keys" bash -c \
 	state: \"UP\", tx_packets: 123, tx_bytes: 5000000000, rx_packets: 12, rx_bytes: 3456,
 	retrans: 0, losses: 0}'"
 sent "plane show dev: a filtered dump" "cmd=3 dump 2=mrc0" -- plane show dev mrc0
+expect_lines "plane show: a plane's source prefixes after allow, IPv4 as such" \
+"mrc1 plane 0 netdev lo state UP tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0
+mrc1 plane 1 ifindex 999999 state DOWN tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1 allow 2001:db8:1::/48,10.1.0.0/16" -- \
+	plane show dev mrc1
+check "plane show -j: allow, a list only where there is one" bash -c \
+	"'$MRCCTL' -j plane show dev mrc1 | jq -e '.[0].allow == null and .[1].allow == [\"2001:db8:1::/48\", \"10.1.0.0/16\"]'"
 sent "plane show: one dump of all" "cmd=3 dump" -- plane show
 
 expect_lines "path show dev: usid, udp and srh lines" \
@@ -108,6 +114,18 @@ done
 sent "dev set" "cmd=2 2=mrc0 6=64" -- dev set mrc0 evs 64
 sent "plane add: ifindex, id" "cmd=4 2=mrc0 4=1 3=3" -- plane add dev mrc0 netdev lo id 3
 sent "plane add without id" "cmd=4 2=mrc0 4=1" -- plane add netdev lo dev mrc0
+sent "plane set allow: IPv6 and IPv4 prefixes, a bare address" \
+	"cmd=14 2=mrc0 3=1 12=2001:db8:1::/48 12=::ffff:10.1.0.0/112 12=fd00::2/128" -- \
+	plane set dev mrc0 plane 1 allow 2001:db8:1::/48,10.1.0.0/16,fd00::2
+sent "plane set allow any: no prefix" "cmd=14 2=mrc0 3=0" -- plane set dev mrc0 id 0 allow any
+for bad in "2001:db8::/129" "10.0.0.0/33" "nonsense/8" "10.0.0.0/" "" \
+	"$(printf '10.0.0.%d,' $(seq 1 17))"; do
+	expect "plane set allow \"${bad:0:20}\": refused, nothing sent" 2 /dev/null "plane set" -- \
+		plane set dev mrc0 id 1 allow "$bad"
+done
+expect "plane set without allow: refused" 2 /dev/null 'missing "allow"' -- plane set dev mrc0 id 1
+expect "plane set with id and plane: refused" 2 /dev/null "same argument" -- \
+	plane set dev mrc0 id 1 plane 1 allow any
 expect "plane add of a missing netdev: exit 1, nothing sent" 1 /dev/null \
 	'mrcctl: Error: no such netdev "nosuch0"' -- plane add dev mrc0 netdev nosuch0
 expect "plane del of a missing netdev: exit 1" 1 /dev/null \

@@ -228,9 +228,19 @@ static void plane_attrs(const char *dev, uint32_t id, uint32_t ifindex,
 
 static void put_plane(const char *dev, uint32_t id)
 {
+	/* mrc1's plane 1 allows an IPv6 and an IPv4 prefix */
+	static const uint8_t allow[2][17] = {
+		{ 0x20, 0x01, 0x0d, 0xb8, 0, 1, [16] = 48 },
+		{ [10] = 0xff, 0xff, 10, 1, [16] = 112 },
+	};
+
 	genl_reply(MRC_CMD_PLANE_GET);
 	plane_attrs(dev, id, id ? 999999 : 1,
 		    id ? MRC_PLANE_STATE_DOWN : MRC_PLANE_STATE_UP);
+	if (id && !strcmp(dev, "mrc1")) {
+		mnl_attr_put(cur, MRC_A_PLANE_ALLOW, sizeof(allow[0]), allow[0]);
+		mnl_attr_put(cur, MRC_A_PLANE_ALLOW, sizeof(allow[1]), allow[1]);
+	}
 	push();
 }
 
@@ -334,6 +344,7 @@ static void log_addrs(FILE *f, const struct nlattr *a)
 
 static void log_request(uint8_t cmd)
 {
+	char addr[INET6_ADDRSTRLEN];
 	const struct nlattr *a;
 	FILE *f = log_open();
 
@@ -345,6 +356,11 @@ static void log_request(uint8_t cmd)
 		if (mnl_attr_get_payload_len(a) &&
 		    mnl_attr_get_payload_len(a) % 16 == 0)
 			log_addrs(f, a);
+		else if (mnl_attr_get_payload_len(a) == 17)	/* a prefix */
+			fprintf(f, "%s/%u",
+				inet_ntop(AF_INET6, mnl_attr_get_payload(a),
+					  addr, sizeof(addr)),
+				((const uint8_t *)mnl_attr_get_payload(a))[16]);
 		else if (mnl_attr_get_payload_len(a) == 4)
 			fprintf(f, "%u", mnl_attr_get_u32(a));
 		else
