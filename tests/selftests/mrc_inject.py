@@ -27,7 +27,9 @@ OP is one of
                                    any it receives with a DREP and counts it
                                    in cm_rx_duplicates/dreq
 
---pkey sets the BTH P_Key (default 0xffff, the port's).
+--pkey sets the BTH P_Key (default 0xffff, the port's). --encap SRC,DST
+wraps the (IPv6) packet in an outer IPv6 header from SRC to DST, as an SRv6
+path's last hop delivers it (IPv6-in-IPv6, no SRH left).
 
 The packet is RoCEv2 (UDP 4791) over IPv4 or IPv6 (the address family of
 --dst), with the ICRC mrc computes (drivers/mrc/mrc_net.c: CRC-32 over the
@@ -138,7 +140,12 @@ def roce(tp, src, dst, sport=0xC000):
 
 
 def packet(a, src, dst):
-    return roce(transport(a), src, dst, a.sport)
+    pkt = roce(transport(a), src, dst, a.sport)
+    if not a.encap:
+        return pkt
+    osrc, odst = (ipaddress.ip_address(x) for x in a.encap.split(","))
+    return struct.pack(">IHBB16s16s", 6 << 28, len(pkt), 41, 64, osrc.packed,
+                       odst.packed) + pkt
 
 
 def udp_csum(data):
@@ -161,6 +168,7 @@ def main():
     p.add_argument("--sport", type=int, default=0xC000, help="UDP source port (the EV's high half)")
     p.add_argument("--pkey", type=lambda x: int(x, 0), default=0xFFFF, help="BTH P_Key")
     p.add_argument("--count", type=int, default=1)
+    p.add_argument("--encap", metavar="SRC,DST", help="in an outer IPv6 header")
     p.add_argument("--gap", type=float, default=0.0, help="seconds between packets")
     p.add_argument("--psn-every", type=int, default=0, help="PSN + 1 after every K packets")
     sub = p.add_subparsers(dest="op", required=True)
@@ -180,6 +188,8 @@ def main():
     if a.qpn is None:
         a.qpn = 1 if a.op == "cm-dreq" else 0
     fam = socket.AF_INET if ipaddress.ip_address(a.dst).version == 4 else socket.AF_INET6
+    if a.encap and fam != socket.AF_INET6:
+        sys.exit("mrc_inject: --encap needs IPv6")
     s = socket.socket(fam, socket.SOCK_RAW, socket.IPPROTO_RAW)
     if a.ready:
         open(a.ready, "w").close()
@@ -213,7 +223,8 @@ def main():
     with s:
         for i in range(a.count):
             a.psn = (psn + (i // a.psn_every if a.psn_every else 0)) & 0xFFFFFF
-            s.sendto(packet(a, src, dst), (a.dst, 0))
+            s.sendto(packet(a, src, dst),
+                     (a.encap.split(",")[1] if a.encap else a.dst, 0))
             if a.gap and i + 1 < a.count:
                 time.sleep(a.gap)
 

@@ -61,16 +61,17 @@ KINDS = {
     'DEV_NAME': 'str', 'PLANE_DEV_NAME': 'str', 'PATH_DEV_NAME': 'str',
     'EV_DEV_NAME': 'str', 'PATH_PEER': 'in6', 'PATH_REMOTE': 'in6',
     'PATH_USID': 'in6', 'PATH_SEGS': 'segs', 'PATH_LBLEN': 'u8',
-    'PATH_NFLEN': 'u8', 'DEV_NODE_GUID': 'u64',
+    'PATH_NFLEN': 'u8', 'DEV_NODE_GUID': 'u64', 'PLANE_ALLOW': 'prefix',
 }
 # the commands that change something, and ev-get: for a caller without
 # CAP_NET_ADMIN, any success of these is a failure of the security model
-ADMIN_CMDS = ('DEV_SET', 'PLANE_ADD', 'PLANE_DEL', 'PATH_ADD', 'PATH_DEL',
-              'EV_SET', 'EV_GET')
+ADMIN_CMDS = ('DEV_SET', 'PLANE_ADD', 'PLANE_DEL', 'PLANE_SET', 'PATH_ADD',
+              'PATH_DEL', 'EV_SET', 'EV_GET')
 # how each command is sent when valid: do, dump or both (the ops table)
 KIND_OF_CMD = {
     'DEV_GET': ('do', 'dump'), 'DEV_SET': ('do',),
     'PLANE_GET': ('do', 'dump'), 'PLANE_ADD': ('do',), 'PLANE_DEL': ('do',),
+    'PLANE_SET': ('do',),
     'PATH_GET': ('dump',), 'PATH_ADD': ('do',), 'PATH_DEL': ('do',),
     'EV_GET': ('dump',), 'EV_SET': ('do',),
 }
@@ -359,6 +360,9 @@ class Fuzzer:
             return self.rand_in6()
         if kind == 'segs':
             return b''.join(self.rand_in6() for _ in range(r.choice([1, 2, 3, 6, 7])))
+        if kind == 'prefix':
+            return r.choice([self.rand_in6(), bytes(16)]) + \
+                struct.pack('=B', r.choice([0, 48, 64, 96, 128, 129, 255]))
         if kind == 'u8':
             return struct.pack('=B', r.choice([32, 16, 0, 8, 24, 48, 120, 128, 255,
                                                 r.randrange(256)]))
@@ -415,6 +419,12 @@ class Fuzzer:
                 out.append(('PLANE_ID', u32(r.randrange(1, 16))))
             else:
                 out.append(('PLANE_IFINDEX', u32(r.choice(spare))))
+        elif cmd_name == 'PLANE_SET':
+            out.append(('PLANE_ID', u32(r.choice(self.planes))))
+            for _ in range(r.choice([0, 1, 2, 16, 17])):
+                out.append(('PLANE_ALLOW', socket.inet_pton(
+                    socket.AF_INET6, '2001:db8:%x::' % r.randrange(4)) +
+                    struct.pack('=B', r.choice([0, 48, 64, 128]))))
         elif cmd_name == 'PATH_GET':
             if r.random() < 0.5:
                 out.append(('PATH_PEER', r.choice(self.peers)))

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mrcctl and the "mrc" generic netlink family: device listing per network
-# namespace (run in it, or with -n), JSON output, lookups, clear errors, multi-part dumps.
+# namespace (run in it, or with -n), JSON output, lookups, clear errors, multi-part dumps,
+# a plane's source prefixes (set, shown, cleared, refused).
 #
 #   ns a: mrca on va  <-- veth -->  ns b: mrcb on vb
 #
@@ -16,7 +17,7 @@ modprobe -q ib_uverbs
 modprobe -q veth
 modprobe -q dummy
 
-ktap_header 20
+ktap_header 25
 trap cleanup_ns EXIT
 setup_ns a b
 ip link add va netns "$a" type veth peer name vb netns "$b"
@@ -56,6 +57,21 @@ check "state follows the link" wait_for "$(tmo 10)" bash -c "A dev show mrca | g
 check "usage error: exit 2 and a hint" \
 	bash -c "A dev frobnicate 2>&1 | grep -q 'Try \"mrcctl help\"'; [ \${PIPESTATUS[0]} = 2 ]"
 
+# -- a plane's source prefixes: set, read back, cleared; refusals say why
+check "plane set allow: IPv6, IPv4 and one address read back" \
+	bash -c "A plane set dev mrca id 0 allow 2001:db8:1::/48,10.1.0.0/16,fd00::2 &&
+		A -j plane show dev mrca | jq -e '.[0].allow ==
+			[\"2001:db8:1::/48\", \"10.1.0.0/16\", \"fd00::2/128\"]'"
+check "plane set allow any: none left" \
+	bash -c "A plane set dev mrca id 0 allow any &&
+		A -j plane show dev mrca | jq -e '.[0].allow == null'"
+err=$(A plane set dev mrca id 0 allow 2001:db8::1/48 2>&1); rc=$?
+check "plane set: a prefix with bits past its length refused, the kernel says why" \
+	bash -c "[ $rc = 1 ] && [[ '$err' == *'has bits set past /48'* ]]"
+err=$(A plane set dev mrca id 7 allow any 2>&1); rc=$?
+check "plane set of a missing plane: refused, the kernel says why" \
+	bash -c "[ $rc = 1 ] && [[ '$err' == *'no such plane'* ]]"
+
 # -- privileges: any user may look; changes and a QP's EVs need
 # CAP_NET_ADMIN in the user namespace owning the device's namespace
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
@@ -64,7 +80,8 @@ check "a user without CAP_NET_ADMIN: dev show works" \
 # refused RC ERR: exit 1, the kernel's reason in the message
 refused() { [ "$1" = 1 ] && [[ $2 == *"needs CAP_NET_ADMIN in the device's network namespace"* ]]; }
 # shellcheck disable=SC2086 # $req: the request's words
-for req in "dev set mrca evs 4" "ev show dev mrca qpn 1" "plane del dev mrca id 1"; do
+for req in "dev set mrca evs 4" "ev show dev mrca qpn 1" "plane del dev mrca id 1" \
+	"plane set dev mrca id 0 allow any"; do
 	err=$(netns "$a" "${NOBODY[@]}" "$MRCCTL" $req 2>&1); rc=$?
 	check "a user without CAP_NET_ADMIN: $req refused, the kernel says why" \
 		refused "$rc" "$err"
