@@ -14,6 +14,7 @@
  * uses); every packet's outer source is checked against them before
  * anything else looks at it.
  */
+#include <kunit/visibility.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/ipv6.h>
@@ -319,3 +320,4 @@ bool mrc_plane_src_allowed(struct mrc_plane *plane, const struct in6_addr *src)
 			return true;
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(mrc_plane_src_allowed);
