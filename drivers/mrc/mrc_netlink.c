@@ -248,6 +248,17 @@ static bool has_plane(struct mrc_dev *mdev, u32 id)
 	return id < MRC_MAX_PLANES && rcu_access_pointer(mdev->planes[id]);
 }
 
+/* The plane number a request names; -EINVAL, with the reason, without one */
+static int req_plane_id(struct genl_info *info, u32 *id)
+{
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
+		NL_SET_ERR_MSG(info->extack, "plane number required");
+		return -EINVAL;
+	}
+	*id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
+	return 0;
+}
+
 int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_dev *mdev = info_dev(info, MRC_A_PLANE_DEV_INDEX,
@@ -258,12 +269,9 @@ int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = -EINVAL;
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
-		NL_SET_ERR_MSG(info->extack, "plane number required");
+	err = req_plane_id(info, &id);
+	if (err)
 		goto out;
-	}
-	id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
 	err = -ENOENT;
 	if (!has_plane(mdev, id)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_A_PLANE_ID],
@@ -442,12 +450,9 @@ int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = -EINVAL;
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PLANE_ID)) {
-		NL_SET_ERR_MSG(info->extack, "plane number required");
+	err = req_plane_id(info, &id);
+	if (err)
 		goto out;
-	}
-	id = nla_get_u32(info->attrs[MRC_A_PLANE_ID]);
 	err = -ENOMEM;
 	p = kcalloc(MRC_MAX_ALLOW, sizeof(*p), GFP_KERNEL);
 	if (!p)

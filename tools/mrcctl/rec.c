@@ -71,22 +71,18 @@ const char *rec_field_val(const struct rec *r, const struct field *f)
 void rec_addrs(struct rec *r, const char *key, const char *pre,
 	       const struct in6_addr *a, unsigned int n)
 {
-	struct field *f;
+	char buf[sizeof(r->list)];
 	size_t len = 0;
 	unsigned int i;
 
-	for (i = 0; i < r->n; i++)
-		if (r->f[i].list)
-			abort();
-	f = rec_add(r, key, pre, NULL, false);
-	f->list = true;
-	r->list[0] = '\0';
+	buf[0] = '\0';
 	for (i = 0; i < n && i < SRH_SEGS_MAX; i++) {
 		if (i)
-			r->list[len++] = ',';
-		inet_ntop(AF_INET6, &a[i], r->list + len, sizeof(r->list) - len);
-		len += strlen(r->list + len);
+			buf[len++] = ',';
+		inet_ntop(AF_INET6, &a[i], buf + len, sizeof(buf) - len);
+		len += strlen(buf + len);
 	}
+	rec_list(r, key, pre, buf);
 }
 
 /* @s: the record's list field, comma-separated (a JSON array) */
