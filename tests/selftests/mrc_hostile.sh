@@ -174,6 +174,22 @@ retry_exceeded() {
 	return 1
 }
 
+# stalled_read TAG WHAT ARGS...: a stalled ib_read_bw client TAG (with
+# ARGS) whose responder is h2's QP RQ, its buffer RK/VA (0 when it did not
+# start); WHAT: what will be sent at it
+stalled_read() {
+	local tag=$1 what=$2
+	shift 2
+	if stalled "$tag" ib_read_bw "$@"; then
+		RQ=$(addr_of "$LOGS/${tag}cli" remote QPN) RK=$(addr_of "$LOGS/${tag}cli" remote RKey)
+		VA=$(addr_of "$LOGS/${tag}cli" remote VAddr)
+		ktap_info "h2's QP $RQ, next PSN P = $P, rkey $RK, va $VA: $what"
+	else
+		ktap_info "the client did not start: $(tail -n 3 "$LOGS/${tag}cli")"
+		RQ=0 RK=0 VA=0
+	fi
+}
+
 if ! topo_ns mrc >"$LOGS/topo" 2>&1; then
 	ktap_fail "mrc pair up (topo_ns)"
 	sed 's/^/#   /' "$LOGS/topo" | tail -15
@@ -238,14 +254,7 @@ injector "$NS_A" bad. --dst "$IP_B" --src "$IP_A" --psn $((1 << 22)) --count 3 \
 injectors_up
 t0=$(counter "$DEV_B" tx_bytes) d0=$(counter "$DEV_B" rx_dropped)
 r0=$(counter "$DEV_B" rkey_violations) n0=$(counter "$DEV_B" naks_sent)
-if stalled rd. ib_read_bw -u 22 -s 65536 -n 5; then
-	RQ=$(addr_of "$LOGS/rd.cli" remote QPN) RK=$(addr_of "$LOGS/rd.cli" remote RKey)
-	VA=$(addr_of "$LOGS/rd.cli" remote VAddr)
-	ktap_info "h2's QP $RQ, next PSN $P, rkey $RK, va $VA: READs of PSN $P - 3000, then $P - 1"
-else
-	ktap_info "the client did not start: $(tail -n 3 "$LOGS/rd.cli")"
-	RQ=0 RK=0 VA=0
-fi
+stalled_read rd. "READs of PSN P - 3000, then P - 1" -u 22 -s 65536 -n 5
 go old. "$RQ" "$P" "$RK" "$VA"
 injected old.
 sleep 2
@@ -298,14 +307,7 @@ injector "$NS_A" ex1. --dst "$IP_B" --src "$IP_A" --psn 1 --count 4 --psn-every 
 	read --len 64
 injector "$NS_A" ex2. --dst "$IP_B" --src "$IP_A" --psn 5 read --len 64
 injectors_up
-if stalled ex. ib_read_bw -u 24 -s 65536 -n 5 -o 1; then
-	RQ=$(addr_of "$LOGS/ex.cli" remote QPN) RK=$(addr_of "$LOGS/ex.cli" remote RKey)
-	VA=$(addr_of "$LOGS/ex.cli" remote VAddr)
-	ktap_info "h2's QP $RQ, next PSN $P: READs of PSN $P + 1 to $P + 4, then $P + 5"
-else
-	ktap_info "the client did not start: $(tail -n 3 "$LOGS/ex.cli")"
-	RQ=0 RK=0 VA=0
-fi
+stalled_read ex. "READs of PSN P + 1 to P + 4, then P + 5" -u 24 -s 65536 -n 5 -o 1
 # qp_state: the state of h2's QP RQ
 qp_state() {
 	netns "$NS_B" rdma -j res show qp | jq -r --arg d "$DEV_B" --argjson q "$((RQ))" \
