@@ -87,6 +87,16 @@ wait_for() {
 	done
 }
 
+# container_up: a user namespace (root mapped to root) owning a network
+# namespace, held by a sleeping process whose pid goes in CPID. Returns once
+# that process runs sleep: before the exec, unshare may still be in the
+# host's namespaces or not have written its uid map.
+container_up() {
+	unshare --user --map-root-user --net sleep 100000 &
+	CPID=$!
+	wait_for "$(tmo 10)" grep -qx sleep "/proc/$CPID/comm"
+}
+
 # netns NS CMD...: CMD in network namespace NS, for tools that only speak
 # netlink (ip, tc, ss, rdma, mrcctl). ip netns exec also gives CMD a sysfs
 # of the namespace (needed to read /sys/class/net), which costs ~0.7 s a

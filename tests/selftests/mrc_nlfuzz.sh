@@ -82,9 +82,7 @@ check "setup: devices, planes and paths in 3 namespaces" \
 
 # a container: a user namespace (root mapped to root) owning a network
 # namespace, with an mrc device the host's root made there
-unshare --user --map-root-user --net sleep 100000 &
-CPID=$!
-wait_for "$(tmo 10)" bash -c "[ \"\$(readlink /proc/$CPID/ns/user)\" != \"\$(readlink /proc/self/ns/user)\" ]"
+container_up
 ip link add vu type veth peer name vv
 ip link set vu netns "$CPID"
 nsenter -t "$CPID" -n ip link set vu up

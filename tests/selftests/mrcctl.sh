@@ -88,8 +88,7 @@ for req in "dev set mrca evs 4" "ev show dev mrca qpn 1" "plane del dev mrca id 
 done
 # a container: a user namespace (root mapped to root) owning a network
 # namespace, whose device the host's root made; its root configures it
-unshare --user --map-root-user --net sleep 600 &
-CPID=$!
+container_up
 ip link add vc type veth peer name vd
 ip link set vc netns "$CPID"
 nsenter -t "$CPID" -n ip link set vc up
