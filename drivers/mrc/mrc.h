@@ -410,6 +410,7 @@ struct mrc_rmsg {
 struct mrc_rd_req {
 	u32 psn;
 	u8 opcode;
+	bool rtx;			/* BTH RTX: a retransmission */
 	u64 va;
 	u32 rkey;
 	u32 len;

@@ -509,6 +509,16 @@ void mrc_resp_run(struct mrc_qp *qp, struct sk_buff_head *txq)
 }
 
 /*
+ * A READ retransmitted one response PSN at a time, as mrc's requester
+ * resends the PSNs of a READ it lost (send_lost): a part of a request
+ * already counted, or whose first part was lost; it buys one packet.
+ */
+static bool rd_resend(struct mrc_qp *qp, const struct mrc_rd_req *rq)
+{
+	return rq->rtx && rq->opcode == MRC_OP_READ_REQ && rq->len <= qp->mtu;
+}
+
+/*
  * A new READ/atomic request beyond the responder resources
  * (max_dest_rd_atomic). The requester cannot have received the answer to
  * any request at or past our window base (its oldest unacknowledged PSN
@@ -516,18 +526,22 @@ void mrc_resp_run(struct mrc_qp *qp, struct sk_buff_head *txq)
  * max_rd_atomic: the parked ones and this one. Those before the base were
  * answered and hold nothing here (a duplicate runs again), and with
  * several paths nothing tells whether their answers arrived: they do not
- * count.
+ * count. Nor do one-PSN resends: a READ whose request was lost comes
+ * back as one per PSN.
  */
-static bool rd_over_limit(struct mrc_qp *qp, u32 psn)
+static bool rd_over_limit(struct mrc_qp *qp, const struct mrc_rd_req *rq)
 {
 	struct mrc_resp *rs = &qp->resp;
 	u32 max = qp->attr.max_dest_rd_atomic, n = 1, i;
 
 	if (!max)
 		return true;
+	if (rd_resend(qp, rq))
+		return false;
 	for (i = 0; i < rs->nparked; i++)
-		if (rs->parked[i].psn != psn &&
-		    mrc_psn_diff(rs->parked[i].psn, rs->win.base) >= 0)
+		if (rs->parked[i].psn != rq->psn &&
+		    mrc_psn_diff(rs->parked[i].psn, rs->win.base) >= 0 &&
+		    !rd_resend(qp, &rs->parked[i]))
 			n++;
 	return n > max + MRC_RD_SPLIT;
 }
@@ -536,6 +550,7 @@ static void parse_rd(struct mrc_pkt *pkt, struct mrc_rd_req *rq)
 {
 	rq->psn = mrc_bth_psn(pkt->hdr);
 	rq->opcode = pkt->opcode;
+	rq->rtx = mrc_bth_rtx(pkt->hdr);
 	if (pkt->opcode == MRC_OP_READ_REQ) {
 		u8 *reth = mrc_pkt_hdr(pkt, MRC_H_RETH);
 
@@ -793,7 +808,7 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 			if (rs->parked[i].psn == psn)
 				return;
 		/* IBA: too many READ/atomic requests is an invalid request */
-		if (rd_over_limit(qp, psn)) {
+		if (rd_over_limit(qp, &rq)) {
 			mrc_count(qp->mdev, MRC_CNT_RD_EXCESS, 1);
 			nak_fatal(qp, MRC_AETH_NAK_INV, psn, txq);
 			return;

@@ -298,12 +298,16 @@ check "... counted: rkey_violations, rx_dropped" \
 # stalled ib_read_bw -o 1 (max_dest_rd_atomic 1): READs of 64 bytes at
 # P + 1 to P + 4 wait for P (parked), as many as a conforming requester
 # with 1 READ in flight can have there (1, and 3 more for a READ split
-# into requests of 256 PSNs): no NAK, the QP stays out of ERR; one more at
+# into requests of 256 PSNs), and 8 one-PSN READs with RTX at P + 6 to
+# P + 13, as mrc's requester resends a READ whose request was lost (they
+# do not count): no NAK, the QP stays out of ERR; one more at
 # P + 5 is an invalid request (IBA): NAK, rx_rd_atomic_excess, and the QP
 # in ERR (or gone: the NAK ends the client, whose READ spans P + 5, and
 # with it the server). -u 24 (69 s a retry): the client outlives a slow
 # kernel's injectors and polls; it is stopped once they are done
 injector "$NS_A" ex1. --dst "$IP_B" --src "$IP_A" --psn 1 --count 4 --psn-every 1 \
+	read --len 64
+injector "$NS_A" exr. --dst "$IP_B" --src "$IP_A" --psn 6 --count 8 --psn-every 1 --rtx \
 	read --len 64
 injector "$NS_A" ex2. --dst "$IP_B" --src "$IP_A" --psn 5 read --len 64
 injectors_up
@@ -317,8 +321,12 @@ x0=$(counter "$DEV_B" rx_rd_atomic_excess) n0=$(counter "$DEV_B" naks_sent)
 o0=$(counter "$DEV_B" out_of_order)
 go ex1. "$RQ" "$P" "$RK" "$VA"
 injected ex1.
-parked() { test "$(counter "$DEV_B" out_of_order)" -ge $((${o0:-0} + 4)); }
-wait_for "$(tmo 10)" parked
+# parked N: N requests have waited at h2 since o0
+parked() { test "$(counter "$DEV_B" out_of_order)" -ge $((${o0:-0} + $1)); }
+wait_for "$(tmo 10)" parked 4
+go exr. "$RQ" "$P" "$RK" "$VA"
+injected exr.
+wait_for "$(tmo 10)" parked 12
 x1=$(counter "$DEV_B" rx_rd_atomic_excess) n1=$(counter "$DEV_B" naks_sent) st1=$(qp_state)
 go ex2. "$RQ" "$P" "$RK" "$VA"
 injected ex2.
@@ -329,7 +337,7 @@ kill "$CLI" "$SRV" 2>/dev/null
 wait "$CLI" "$SRV" 2>/dev/null
 ktap_info "h2's rx_rd_atomic_excess $x0 -> $x1 -> $x2, naks_sent $n0 -> $n1 -> $n2," \
 	"its QP's state ${st1:-gone} -> ${st2:-gone}"
-check "4 READs parked, max_dest_rd_atomic 1 (its limit with split READs): no NAK, not ERR" \
+check "4 READs parked, max_dest_rd_atomic 1 (its limit with split READs), and 8 resent one-PSN READs: no NAK, not ERR" \
 	test -n "$x1" -a "$x1" != null -a "${x1:-x}" = "${x0:-y}" -a "${n1:-x}" = "${n0:-y}" \
 	-a -n "$st1" -a "$st1" != ERR
 check "a 5th: invalid request, NAKed, counted in rx_rd_atomic_excess, the QP ended" \

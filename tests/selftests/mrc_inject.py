@@ -53,9 +53,10 @@ OP = {"ack": 0xD1, "sack": 0xDC, "read": 0xCC, "write": 0xCA, "cmp-swap": 0xD3,
 GSI_QKEY = 0x80010000
 
 
-def bth(pkey, opcode, qpn, psn, pad=0, ackreq=False):
+def bth(pkey, opcode, qpn, psn, pad=0, ackreq=False, rtx=False):
     return struct.pack(">BBHB3sB3s", opcode, (pad & 3) << 4, pkey, 0,
-                       qpn.to_bytes(3, "big"), 0x80 if ackreq else 0,
+                       qpn.to_bytes(3, "big"),
+                       (0x80 if ackreq else 0) | (0x40 if rtx else 0),
                        psn.to_bytes(3, "big"))
 
 
@@ -85,7 +86,7 @@ def transport(a):
         return bth(a.pkey, OP["cmp-swap"], a.qpn, a.psn, ackreq=True) + meth + atmeth
     reth = struct.pack(">QII", a.va, a.rkey, a.len)
     if a.op == "read":
-        return bth(a.pkey, OP["read"], a.qpn, a.psn, ackreq=True) + meth + reth
+        return bth(a.pkey, OP["read"], a.qpn, a.psn, ackreq=True, rtx=a.rtx) + meth + reth
     pay = bytes(a.len)
     pad = -len(pay) % 4
     return bth(a.pkey, OP["write"], a.qpn, a.psn, pad, True) + meth + reth + pay + bytes(pad)
@@ -171,6 +172,7 @@ def main():
     p.add_argument("--encap", metavar="SRC,DST", help="in an outer IPv6 header")
     p.add_argument("--gap", type=float, default=0.0, help="seconds between packets")
     p.add_argument("--psn-every", type=int, default=0, help="PSN + 1 after every K packets")
+    p.add_argument("--rtx", action="store_true", help="BTH RTX set (read: a resent request)")
     sub = p.add_subparsers(dest="op", required=True)
     s = sub.add_parser("ack")
     s.add_argument("--syn", type=lambda x: int(x, 0), default=0)
