@@ -58,6 +58,13 @@ mrc_wire_parse(), dispatch()) applied to the bytes of each frame sent.
 The wire layout is read from drivers/mrc/mrc_wire.[ch] at start, so a
 new opcode is fuzzed without a change here; the IP/UDP/ICRC framing is
 mrc_inject.py's.
+
+    mrc_fuzz.py --inwin DIR --ifname IF --dmac MAC --v4 SRC,DST ...
+
+sends instead what a peer may: requests in the window, at throwaway QPs
+that DIR/go.0, go.1, ... name ("QPN NEXT_PSN RKEY VA LEN" a line), --count
+at each, writing DIR/done.N (the packets sent) after each, until DIR/end
+(class InWin). Its JSON counts what it sent, and predicts nothing.
 """
 import argparse
 import ctypes
@@ -207,7 +214,7 @@ class Wire:
         for op, name, expr in re.findall(r"\[(MRC_OP_\w+)\]\s*=\s*\{\s*\"(\w+)\",\s*([^}]+)\}", c):
             self.ops[ops[op]] = (name, val(expr))
         self.bit = {n: bits["MRC_H_" + n] for n in HDR_BITS}
-        for n in ("PAYLOAD", "REQ"):
+        for n in ("PAYLOAD", "REQ", "FIRST", "LAST"):
             self.bit[n] = bits["MRC_H_" + n]
         if len(self.ops) < 20 or set(ops.values()) != set(self.ops):
             die("mrc_wire.[ch]: the opcode table does not read as expected")
@@ -759,26 +766,242 @@ class Fuzzer:
             self._count("opcode", "0x%02x" % op)
             self._count("family", "ipv%d" % fam)
             self._count("outcome", outcome)
-            t = time.monotonic()
-            while self.sock:
-                try:
-                    self.sock.send(f)
-                    break
-                except (BlockingIOError, InterruptedError):
-                    # the socket's send buffer is full of frames the
-                    # receiver has not taken yet: wait until it drains
-                    self.waits += 1
-                    select.select([], [self.sock], [], 1)
-                except OSError as e:
-                    if e.errno != errno.ENOBUFS:
-                        die("send of a %d-byte frame: %s" % (len(f), e))
-                    self.waits += 1
-                    time.sleep(0.001)
-            self.t_send += time.monotonic() - t
+            self.send(f)
         return time.monotonic() - t0
+
+    def send(self, f):
+        t = time.monotonic()
+        while self.sock:
+            try:
+                self.sock.send(f)
+                break
+            except (BlockingIOError, InterruptedError):
+                # the socket's send buffer is full of frames the
+                # receiver has not taken yet: wait until it drains
+                self.waits += 1
+                select.select([], [self.sock], [], 1)
+            except OSError as e:
+                if e.errno != errno.ENOBUFS:
+                    die("send of a %d-byte frame: %s" % (len(f), e))
+                self.waits += 1
+                time.sleep(0.001)
+        self.t_send += time.monotonic() - t
 
     def _count(self, k, v):
         self.count[k][v] = self.count[k].get(v, 0) + 1
+
+
+class Target:
+    """A throwaway QP of the receiving device: its QPN, the responder's
+    next expected PSN, and a memory region of its process (rkey, va, len)"""
+
+    def __init__(self, qpn, psn, rkey, va, length):
+        self.qpn, self.psn, self.rkey, self.va, self.len = qpn, psn, rkey, va, length
+
+
+class InWin(Fuzzer):
+    """--inwin: forged requests IN the responder's window, from the peer's
+    address, with the port's P_Key and a correct ICRC: what only the peer
+    may send, and what may end the QP (IBA: a bad rkey NAKs and moves it
+    to ERR). Every field a responder trusts to place data or answer is
+    drawn towards the edges of what the victim's process registered:
+    RETH va/rkey/len, PLETH offset/length, METH RQMSN, IETH's rkey,
+    AtomicETH va (aligned or not) and rkey, READ lengths up to 4 GiB,
+    payloads up to the link MTU (past the QP's path MTU), pads that do
+    not match, packets cut short or made longer (the ICRC recomputed),
+    messages of FIRST/MIDDLE/LAST in order, out of order, interleaved or
+    with parts missing. Nothing it sends can be counted in advance (the
+    QP may be in ERR after any of them): the shell checks the outcome."""
+
+    def __init__(self, a, wire):
+        super().__init__(a, wire)
+        self.fam = 4 if a.v4 else 6
+        bit = wire.bit
+        self.reqops = [o for o in self.ops if wire.ops[o][1] & bit["REQ"] and
+                       not wire.ops[o][1] & bit["DETH"]]
+        # the opcodes of multi-packet messages, by kind: (FIRST, MIDDLE, LASTs)
+        n = {wire.ops[o][0]: o for o in self.ops}
+        self.msgs = [(n["SEND_FIRST"], n["SEND_MIDDLE"],
+                      [n["SEND_LAST"], n["SEND_LAST_IMM"], n["SEND_LAST_INV"]]),
+                     (n["WRITE_FIRST"], n["WRITE_MIDDLE"],
+                      [n["WRITE_LAST"], n["WRITE_LAST_IMM"]])]
+        self.stat = {"sent": 0, "bursts": 0, "opcode": {}, "kind": {}}
+
+    # ---- targeted values ------------------------------------------------------
+
+    def rkey(self, t):
+        r = self.rng
+        pick = r.randrange(8)
+        if pick < 4:
+            return t.rkey                       # the real one: get to placement
+        if pick == 4:
+            return t.rkey ^ (1 << r.randrange(32))
+        if pick == 5:                           # another index, same key byte
+            return (t.rkey + (r.randrange(1, 4) << 8)) & 0xFFFFFFFF
+        return self.interesting(4)
+
+    def va(self, t, n):
+        r = self.rng
+        pick = r.randrange(10)
+        if pick < 4:
+            return t.va + r.randrange(max(1, t.len - n + 1))   # inside
+        if pick == 4:
+            return t.va + t.len - n + r.choice((1, 2, 8, 64, 4096))  # runs past the end
+        if pick == 5:
+            return (t.va - r.choice((1, 8, 64, 4096))) & (1 << 64) - 1  # starts before
+        if pick == 6:
+            return t.va + r.choice((t.len, t.len + 1, 1 << 32, 1 << 40, -t.va + (1 << 64) - 1))
+        if pick == 7:
+            return (t.va + (1 << 63)) & (1 << 64) - 1
+        return self.interesting(8)
+
+    def length(self, t, payload):
+        r = self.rng
+        return r.choice((payload, payload, payload + 1, max(payload - 1, 0), 0, 1, t.len,
+                         t.len + 1, self.mtu, 1 << 31, 0xFFFFFFFF, self.interesting(4)))
+
+    # ---- packets ----------------------------------------------------------------
+
+    def maxpay(self, op, ts):
+        _, hlen = self.w.layout(self.w.ops[op][1], ts)
+        return self.mtu - (20 if self.fam == 4 else 40) - 8 - hlen - 4 - 3
+
+    def request(self, t, op, psn, payload=None):
+        """one in-window request of opcode OP at PSN to T, fields drawn"""
+        r = self.rng
+        mask = self.w.ops[op][1]
+        ts = r.randrange(4) == 0
+        if payload is None and mask & self.w.bit["PAYLOAD"]:
+            top = self.maxpay(op, ts)
+            payload = r.choice((0, 1, 3, 4, 8, 64, 255, 256, 512, 1023, 1024, 1025,
+                                top, r.randrange(top + 1)))
+        tp, off = self.transport(None, op, ts=ts, payload=payload or 0)
+        payload = payload or 0
+        tp[2:4] = b"\xff\xff"
+        tp[5:8] = t.qpn.to_bytes(3, "big")
+        tp[9:12] = (psn & PSN_MASK).to_bytes(3, "big")
+        if "METH" in off:
+            # RQMSN: the receive a SEND claims, and MSN
+            struct.pack_into(">HH", tp, off["METH"],
+                             r.choice((0, 1, 2, r.randrange(8), 0xFFFF, self.interesting(2))),
+                             r.choice((0, 1, r.randrange(8), self.interesting(2))))
+        if "RETH" in off:
+            n = self.length(t, payload)
+            if self.w.ops[op][0] == "READ_REQ":
+                # READ lengths: small, a burst of MTUs, up to 4 GiB
+                n = r.choice((0, 1, 8, 512, t.len, t.len + 1, 4096, 65536, 1 << 20,
+                              1 << 31, 0xFFFFFFFF, self.interesting(4)))
+            struct.pack_into(">QII", tp, off["RETH"], self.va(t, min(n, t.len)),
+                             self.rkey(t), n)
+        if "PLETH" in off:
+            # the SEND's offset into its message and the message's length
+            o = r.choice((0, 0, payload, self.mtu, 1024, 1 << 16, 1 << 31, self.interesting(4)))
+            struct.pack_into(">II", tp, off["PLETH"], o,
+                             r.choice((o + payload, payload, 0, o, 1 << 31, 0xFFFFFFFF,
+                                       self.interesting(4))) & 0xFFFFFFFF)
+        if "ATMETH" in off:
+            va = r.choice((t.va + 8 * r.randrange(max(1, t.len // 8)),
+                           t.va + r.randrange(1, 8), t.va + t.len - 8, t.va + t.len - 4,
+                           t.va + t.len, t.va - 8, self.interesting(8)))
+            struct.pack_into(">QI", tp, off["ATMETH"], va & (1 << 64) - 1, self.rkey(t))
+        if "IETH" in off:
+            struct.pack_into(">I", tp, off["IETH"], self.rkey(t))
+        pick = r.randrange(16)
+        if pick == 0 and len(tp) > self.w.bth:
+            tp = tp[:r.randrange(self.w.bth, len(tp))]          # cut short
+        elif pick == 1:
+            tp += r.randbytes(r.choice((1, 2, 3, 4, 8, 64)))    # longer
+        elif pick == 2:
+            tp[1] = (tp[1] & 0xCF) | r.randrange(4) << 4        # a pad that may not match
+        return tp
+
+    def psn(self, t):
+        """in the window: mostly its next PSN and just after it"""
+        r = self.rng
+        pick = r.randrange(8)
+        if pick < 3:
+            return t.psn
+        if pick < 6:
+            return t.psn + r.randrange(1, 16)
+        if pick == 6:
+            return t.psn + r.randrange(16, RX_WIN)
+        return t.psn - r.choice((1, 2))         # the last ones: duplicates
+
+    def message(self, t):
+        """a multi-packet SEND or WRITE: FIRST, MIDDLEs, LAST at consecutive
+        PSNs (some from the next PSN on), then dropped, swapped, doubled,
+        or another message's parts mixed in"""
+        r = self.rng
+        first, mid, lasts = r.choice(self.msgs)
+        k = r.choice((0, 1, 2, 5))
+        psn = t.psn if r.randrange(2) else self.psn(t)
+        ops = [first] + [mid] * k + [r.choice(lasts)]
+        pay = r.choice((256, 512, 1024, self.mtu // 2))
+        tps = []
+        for i, op in enumerate(ops):
+            last = i == len(ops) - 1
+            tps.append(self.request(t, op, psn + i,
+                                    payload=r.randrange(pay + 1) if last and r.randrange(2)
+                                    else pay))
+        pick = r.randrange(6)
+        if pick == 0 and len(tps) > 1:
+            del tps[r.randrange(len(tps))]
+        elif pick == 1 and len(tps) > 1:
+            i = r.randrange(len(tps) - 1)
+            tps[i], tps[i + 1] = tps[i + 1], tps[i]
+        elif pick == 2:
+            tps.insert(r.randrange(len(tps) + 1), tps[r.randrange(len(tps))])
+        elif pick == 3:
+            other = r.choice(self.msgs)
+            tps.insert(r.randrange(len(tps) + 1),
+                       self.request(t, r.choice((other[0], other[1], other[2][0])),
+                                    psn + r.randrange(len(ops)), payload=pay))
+        return tps
+
+    def burst(self, t, count):
+        src, dst, _ = self.fams[self.fam]
+        r = self.rng
+        n = 0
+        while n < count:
+            if r.randrange(5) == 0:
+                kind, tps = "message", self.message(t)
+            else:
+                kind, tps = "single", [self.request(t, r.choice(self.reqops), self.psn(t))]
+            for tp in tps:
+                ip = inj.roce(bytes(tp), src, dst, 0xC000 | r.randrange(1 << 14))
+                if len(ip) > self.mtu:
+                    continue
+                self.send(self.frame(self.fam, ip))
+                n += 1
+                self.stat["sent"] += 1
+                k = "0x%02x" % tp[0]
+                self.stat["opcode"][k] = self.stat["opcode"].get(k, 0) + 1
+                self.stat["kind"][kind] = self.stat["kind"].get(kind, 0) + 1
+        return n
+
+    def serve(self, ctl):
+        """bursts on demand: for each go.N in CTL (a line "QPN PSN RKEY VA
+        LEN" per target), --count packets at each target, then done.N;
+        until CTL/end"""
+        i = 0
+        end = time.monotonic() + 3600
+        while True:
+            go = os.path.join(ctl, "go.%d" % i)
+            while not os.path.exists(go):
+                if os.path.exists(os.path.join(ctl, "end")):
+                    return
+                if time.monotonic() > end:
+                    die("%s never came" % go)
+                time.sleep(0.02)
+            with open(go) as f:
+                ts = [Target(*(int(x, 0) for x in line.split()))
+                      for line in f if line.strip()]
+            sent = sum(self.burst(t, self.a.count) for t in ts)
+            self.stat["bursts"] += len(ts)
+            with open(go + ".t", "w") as f:
+                f.write("%d\n" % sent)
+            os.rename(go + ".t", os.path.join(ctl, "done.%d" % i))
+            i += 1
 
 
 def main():
@@ -797,9 +1020,25 @@ def main():
     p.add_argument("--learn", type=float, default=60, help="seconds to wait for live QPs")
     p.add_argument("--dry-run", action="store_true", help="build the packets, send none")
     p.add_argument("--summary", metavar="FILE", help="write the JSON summary there too")
+    p.add_argument("--inwin", metavar="DIR",
+                   help="in-window requests at the QPs DIR/go.N names (see InWin)")
     a = p.parse_args()
     if not a.v4 and not a.v6:
         die("--v4 or --v6 needed")
+    if a.inwin:
+        if a.v4 and a.v6:
+            die("--inwin: one family")
+        fz = InWin(a, Wire(REPO))
+        if a.ready:
+            open(a.ready, "w").close()
+        fz.serve(a.inwin)
+        out = dict(fz.stat, seed=a.seed, send_waits=fz.waits)
+        text = json.dumps(out, sort_keys=True)
+        if a.summary:
+            with open(a.summary, "w") as f:
+                f.write(text + "\n")
+        print(text)
+        return
     fz = Fuzzer(a, Wire(REPO))
     if a.ready:
         open(a.ready, "w").close()

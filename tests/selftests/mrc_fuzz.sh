@@ -24,6 +24,11 @@
 #     rx_wrong_source, unknown_qp; malformed at least the model's and at
 #     most that plus the packets that reached an engine; rx_packets at
 #     least the packets that passed the checks
+#   - then in-window requests (mrc_fuzz.py --inwin) at throwaway perftest
+#     QPs, which may end them (see the phase below): each victim RTS or
+#     ERR after its burst, its processes end when killed, some victim in
+#     ERR and NAKs sent (the requests reached placement), both rpings
+#     still verifying, no RC QP of theirs in ERR
 #   - the devices go and the module unloads
 # Kernel reports (KASAN, UBSAN, lockdep, WARN) fail the run in the test
 # VM (tests/vm/run).
@@ -31,7 +36,9 @@
 # Environment: MRC_QUICK=1 (lib.sh): 2000 packets per fuzzer, else
 # 50000 (100000 in all); MRC_FUZZ_COUNT=N sets it; MRC_FUZZ_SEED=S
 # (default 1; the fuzzer at h2's QPs takes S + 1) reproduces a run's
-# packets; MRC_TIMEOUT_SCALE: longer hang guards on slow kernels.
+# packets; MRC_INWIN_ROUNDS=N throwaway QP pairs (quick 2, else 30),
+# MRC_INWIN_COUNT=N in-window requests at each victim (quick 300, else
+# 3000); MRC_TIMEOUT_SCALE: longer hang guards on slow kernels.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2317 # functions called through check and traps
 DIR=$(cd "$(dirname "$0")" && pwd)
@@ -51,7 +58,7 @@ trap 'stop_all; topo_cleanup
 	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_fuzz.d"
 	rm -rf "$LOGS"' EXIT
 
-ktap_header 10
+ktap_header 13
 
 PIDS=()
 stop_all() {
@@ -67,6 +74,8 @@ counters() {
 	netns "$ns" rdma -j statistic show link "$1/1" |
 		jq -r '.[0] | to_entries[] | select((.value | type) == "number") | "\(.key) \(.value)"' >"$2"
 }
+# counter_of DEV NAME: one of DEV's counters (sysfs: no rdma and jq to exec)
+counter_of() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
 # pings TAG: the pings rping's client TAG has verified (one line each, -v)
 pings() { grep -c '^ping data: ' "$LOGS/$1.cli"; }
 # rping_start TAG SERVER CLIENT SIZE: rping -V between SERVER (h2) and
@@ -225,6 +234,183 @@ check "h2's counters moved as its fuzzer's frames make them (exact: icrc_errors,
 	moved "$DEV_B" "$LOGS/b.before" "$LOGS/b.after" "$LOGS/at2.json"
 ktap_info "$(moved "$DEV_A" "$LOGS/a.before" "$LOGS/a.after" "$LOGS/at1.json" | head -1)"
 ktap_info "$(moved "$DEV_B" "$LOGS/b.before" "$LOGS/b.after" "$LOGS/at2.json" | head -1)"
+
+# -- in-window requests at throwaway QPs (mrc_fuzz.py --inwin). What the
+# fuzz above never sends: requests IN the responder's window, from the
+# peer's address, with the port's P_Key and a correct ICRC, which reach
+# placement and may end the QP (IBA: a bad rkey NAKs and moves it to
+# ERR), so they cannot go to the rpings' QPs. Each round, a perftest pair
+# (ib_read_bw and ib_write_bw in turn: each grants remote write and its
+# own access; ib_atomic_bw prints no rkey or address, and the kernel
+# reports no MR's address) makes 5 requests h1 -> h2, one PSN each, and
+# then sleeps
+# with its QPs and buffers alive (--wait_destroy): both responders are
+# idle with a known next PSN (h2's: the client's first + 5; h1's, which
+# the server never sent to: the server's first). A fuzzer on each side
+# sends BURST requests at the other side's victim, with its buffer's rkey
+# and address (and others), then each victim must be live (RTS, or RTR
+# for a server that never sent) or ERR, and its processes must end when
+# killed (their QPs and MRs go). Over the phase
+# the rpings must go on verifying pings, and the requests must have
+# reached the responders: NAKs sent and some victim killed (else they
+# all missed the window, and the phase tested nothing).
+ROUNDS=${MRC_INWIN_ROUNDS:-$(by_mode 30 2)}
+BURST=${MRC_INWIN_COUNT:-$(by_mode 3000 300)}
+IW=$LOGS/inwin
+mkdir -p "$IW/at1" "$IW/at2"
+# inwin NS IFNAME DMAC SEED TAG V4: an in-window fuzzer on IFNAME in NS at
+# the QPs behind DMAC; TAG's go.N files name them
+inwin() {
+	netns "$1" python3 "$FUZZ" --inwin "$IW/$5" --ifname "$2" --dmac "$3" --seed "$4" \
+		--count "$BURST" --mtu "$MTU" --v4 "$6" --ready "$IW/$5.ready" \
+		--summary "$IW/$5.json" >"$IW/$5.out" 2>&1 &
+	PIDS+=($!)
+	eval "IW_$5=$!"
+}
+inwin "$NS_B" "$VETH_B" "$MAC_A" $((SEED + 2)) at1 "$IP_B,$IP_A"
+inwin "$NS_A" "$VETH_A" "$MAC_B" $((SEED + 3)) at2 "$IP_A,$IP_B"
+# addr_of LOG local|remote FIELD: a field of perftest's address lines
+addr_of() { sed -n "s/.*$2 address:.* $3 \(0x[0-9a-fA-F]*\).*/\1/p" "$1" | head -1; }
+# reported LOG: perftest printed its result line (5 iterations done)
+reported() { grep -qE '^ *[0-9]+ +5 +[0-9.]+' "$1"; }
+# qp_state NS DEV QPN: QP QPN's state on DEV, empty if it does not exist
+qp_state() {
+	netns "$1" rdma -j res show qp | jq -r --arg d "$2" --argjson q "$3" \
+		'.[] | select(.ifname == $d and .lqpn == $q) | .state'
+}
+iw_ready() { [ -e "$IW/at1.ready" ] && [ -e "$IW/at2.ready" ]; }
+# gone PID...: none of the PIDs runs
+gone() { local p; for p in "$@"; do ! kill -0 "$p" 2>/dev/null || return 1; done; }
+iw_done() { [ -e "$IW/at1/done.$1" ] && [ -e "$IW/at2/done.$1" ]; }
+# iw_done_or_dead I: round I's bursts ended, or a fuzzer did
+# shellcheck disable=SC2154 # IW_at1 and IW_at2: set by inwin
+iw_done_or_dead() { iw_done "$1" || ! kill -0 "$IW_at1" 2>/dev/null || ! kill -0 "$IW_at2" 2>/dev/null; }
+iw_n0a=$(counter_of "$DEV_A" naks_sent) iw_n0b=$(counter_of "$DEV_B" naks_sent)
+IW_KILLED=0 IW_LIVE=0 IW_ROUNDS=0 t0=$SECONDS
+: >"$IW/failures"
+# iw_round I: round I; a failure is logged in $IW/failures
+iw_round() {
+	local i=$1 tool srv cli lq rq lp rp st s
+	case $((i % 2)) in
+	0) tool=(ib_read_bw -s 512) ;; 1) tool=(ib_write_bw -s 512) ;;
+	esac
+	PORT=$((PORT + 1))
+	ip netns exec "$NS_B" timeout -k 5 "$(tmo 900)" "${tool[@]}" -d "$DEV_B" -x "$GID_B" -F \
+		-t 1 -n 5 --wait_destroy=900 -p "$PORT" >"$IW/$i.srv" 2>&1 &
+	srv=$!
+	if ! wait_listen "$NS_B" tcp "$PORT" "$srv"; then
+		echo "round $i: ${tool[0]} server did not listen: $(tail -n 2 "$IW/$i.srv")" >>"$IW/failures"
+		kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+		return 1
+	fi
+	ip netns exec "$NS_A" timeout -k 5 "$(tmo 900)" stdbuf -oL "${tool[@]}" -d "$DEV_A" \
+		-x "$GID_A" -F -t 1 -n 5 --wait_destroy=900 -p "$PORT" "$IP_B" >"$IW/$i.cli" 2>&1 &
+	cli=$!
+	if ! wait_for "$(tmo 60)" reported "$IW/$i.cli"; then
+		echo "round $i: ${tool[0]} did not run: $(tail -n 2 "$IW/$i.cli")" >>"$IW/failures"
+		kill "$srv" "$cli" 2>/dev/null; wait "$srv" "$cli" 2>/dev/null
+		return 1
+	fi
+	lq=$(addr_of "$IW/$i.cli" local QPN) rq=$(addr_of "$IW/$i.cli" remote QPN)
+	lp=$(addr_of "$IW/$i.cli" local PSN) rp=$(addr_of "$IW/$i.cli" remote PSN)
+	if [ -z "$lq" ] || [ -z "$rq" ] || [ -z "$lp" ] || [ -z "$rp" ]; then
+		echo "round $i: no QPNs and PSNs in ${tool[0]}'s output: $(head -n 30 "$IW/$i.cli")" >>"$IW/failures"
+		kill "$srv" "$cli" 2>/dev/null; wait "$srv" "$cli" 2>/dev/null
+		return 1
+	fi
+	# h2's victim at h1's fuzzer side (at2), h1's at at2's peer (at1)
+	rmr="$(addr_of "$IW/$i.cli" remote RKey) $(addr_of "$IW/$i.cli" remote VAddr)"
+	lmr="$(addr_of "$IW/$i.cli" local RKey) $(addr_of "$IW/$i.cli" local VAddr)"
+	# shellcheck disable=SC2086 # two words each
+	if [ "$(echo $rmr | wc -w)" != 2 ] || [ "$(echo $lmr | wc -w)" != 2 ]; then
+		echo "round $i: no rkeys and addresses for ${tool[0]}'s buffers: '$rmr' '$lmr'" >>"$IW/failures"
+		kill "$srv" "$cli" 2>/dev/null; wait "$srv" "$cli" 2>/dev/null
+		return 1
+	fi
+	echo "$rq $((lp + 5)) $rmr 4096" >"$IW/at2/go.$i.t"
+	echo "$lq $rp $lmr 4096" >"$IW/at1/go.$i.t"
+	mv "$IW/at2/go.$i.t" "$IW/at2/go.$i"
+	mv "$IW/at1/go.$i.t" "$IW/at1/go.$i"
+	if ! wait_for "$(tmo 120)" iw_done_or_dead "$i" || ! iw_done "$i"; then
+		echo "round $i: the bursts did not end: $(tail -n 2 "$IW/at1.out" "$IW/at2.out")" >>"$IW/failures"
+	fi
+	for s in "$NS_A $DEV_A $lq h1" "$NS_B $DEV_B $rq h2"; do
+		# shellcheck disable=SC2086 # the words of s
+		set -- $s
+		st=$(qp_state "$1" "$2" "$(($3))")
+		case $st in
+		# a server that never sent may stay in RTR
+		RTR | RTS) IW_LIVE=$((IW_LIVE + 1)) ;;
+		ERR) IW_KILLED=$((IW_KILLED + 1)) ;;
+		*) echo "round $i (${tool[0]}): $4's QP $3 is '${st:-gone}', not RTR, RTS or ERR" >>"$IW/failures" ;;
+		esac
+	done
+	echo "round $i ${tool[0]}: h1 QP $lq next PSN $rp, h2 QP $rq next PSN $((lp + 5))" >>"$IW/rounds"
+	local t1=$SECONDS kids p
+	kids=$(pgrep -P "$srv"; pgrep -P "$cli")
+	kill "$srv" "$cli" 2>/dev/null
+	if ! wait_for "$(tmo 60)" gone "$srv" "$cli"; then
+		# where the perftest processes are stuck (timeout sent them
+		# SIGKILL 5 s after SIGTERM), then how long they take to end
+		for p in $kids; do
+			echo "round $i: ${tool[0]} pid $p: $(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null) wchan $(cat "/proc/$p/wchan" 2>/dev/null); $(tr '\n' ' ' <"/proc/$p/stack" 2>/dev/null)"
+		done >>"$IW/failures"
+		# and every task running or blocked in the kernel
+		for p in /proc/[0-9]*; do
+			case $(cut -d' ' -f3 "$p/stat" 2>/dev/null) in R | D) ;; *) continue ;; esac
+			echo "round $i: task ${p#/proc/} $(cat "$p/comm" 2>/dev/null): $(tr '\n' ' ' <"$p/stack" 2>/dev/null)"
+		done >>"$IW/failures"
+		wait_for 600 gone "$srv" "$cli"
+		echo "round $i: ${tool[0]} did not end within $(tmo 60) s when killed, ended after $((SECONDS - t1)) s (a QP or MR that does not go?)" >>"$IW/failures"
+		return 1
+	fi
+	wait "$srv" "$cli" 2>/dev/null
+	IW_ROUNDS=$((IW_ROUNDS + 1))
+}
+if wait_for "$(tmo 60)" iw_ready; then
+	for ((i = 0; i < ROUNDS; i++)); do
+		iw_round "$i" || break
+	done
+else
+	echo "the in-window fuzzers did not start: $(tail -n 2 "$IW/at1.out" "$IW/at2.out")" >>"$IW/failures"
+fi
+touch "$IW/at1/end" "$IW/at2/end"
+iw_end() {
+	local tag pid
+	for tag in at1 at2; do
+		eval "pid=\$IW_$tag"
+		wait_for "$(tmo 60)" gone "$pid" || kill "$pid" 2>/dev/null
+		wait "$pid" || echo "the in-window fuzzer $tag: exit $?: $(tail -n 2 "$IW/$tag.out")" >>"$IW/failures"
+	done
+}
+iw_end
+iw_n1a=$(counter_of "$DEV_A" naks_sent) iw_n1b=$(counter_of "$DEV_B" naks_sent)
+IW_SENT=$(cat "$IW"/at1/done.* "$IW"/at2/done.* 2>/dev/null | awk '{ n += $1 } END { print n + 0 }')
+ktap_info "in-window: $IW_ROUNDS rounds of $ROUNDS in $((SECONDS - t0)) s, $IW_SENT requests, victims killed (ERR) $IW_KILLED, left live $IW_LIVE, NAKs sent by h1 $((iw_n1a - iw_n0a)), by h2 $((iw_n1b - iw_n0b))"
+for tag in at1 at2; do
+	[ -s "$IW/$tag.json" ] && ktap_info "in-window at ${tag/at/h}'s QPs: $(jq -c '{sent, bursts, kind, opcode}' "$IW/$tag.json")"
+done
+# iw_clean: every round ran, every victim live (RTR, RTS) or ERR after its bursts
+iw_clean() {
+	if [ -s "$IW/failures" ] || [ "$IW_ROUNDS" != "$ROUNDS" ]; then
+		cat "$IW/failures"
+		return 1
+	fi
+}
+check "in-window: $ROUNDS rounds of throwaway QPs, $BURST requests at each of 2 a round: each victim live or ERR after, its processes end" \
+	iw_clean
+# iw_reached: the requests got past the window to placement
+iw_reached() {
+	echo "killed $IW_KILLED, NAKs $((iw_n1a - iw_n0a)) + $((iw_n1b - iw_n0b))"
+	[ "$IW_KILLED" -gt 0 ] && [ $((iw_n1a - iw_n0a + iw_n1b - iw_n0b)) -gt 0 ]
+}
+check "in-window: the requests reached the responders (NAKs sent, victims in ERR)" iw_reached
+q4=$(pings v4) q6=$(pings v6)
+wait_for "$(tmo 60)" pinging v4 $((q4 + 5))
+wait_for "$(tmo 60)" pinging v6 $((q6 + 5))
+iw_rpings() { still v4 $((q4 + 5)) && still v6 $((q6 + 5)) && no_err; }
+check "after the in-window fuzz: both rping -V verify pings, no error, no RC QP in ERR" iw_rpings
+
 ktap_info "pings verified in all: IPv4 $(pings v4), IPv6 $(pings v6)"
 
 stop_all
