@@ -27,9 +27,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fabric.sh"
 require_root
-for t in tcpdump python3 ping; do
-	command -v "$t" >/dev/null || { echo "# needs $t"; exit "$KSFT_SKIP"; }
-done
+require_tools tcpdump python3 ping
 
 ktap_header 48
 TMPD=$(mktemp -d)

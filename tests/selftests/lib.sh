@@ -167,6 +167,19 @@ require_root() {
 	[ "$(id -u)" = 0 ] || { echo "# needs root"; exit $KSFT_SKIP; }
 }
 
+# require_tools TOOL...: skip the suite, naming the first one missing
+require_tools() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null || { echo "# $t missing (make setup installs it)"; exit "$KSFT_SKIP"; }
+	done
+}
+
+# require_mrcctl: skip the suite unless topo.sh's mrcctl is built
+require_mrcctl() {
+	[ -x "$TOPO_MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit "$KSFT_SKIP"; }
+}
+
 # the mrc device names rdma(8) knows, one per line
 rdma_devs() { rdma -j dev show | jq -r '.[].ifname'; }
 has_rdma_dev() { rdma_devs | grep -qx "$1"; }

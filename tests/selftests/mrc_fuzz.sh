@@ -46,9 +46,7 @@ DIR=$(cd "$(dirname "$0")" && pwd)
 source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 require_root
-for t in rping python3 jq modprobe; do
-	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
-done
+require_tools rping python3 jq modprobe
 
 COUNT=${MRC_FUZZ_COUNT:-$(by_mode 50000 2000)}
 SEED=${MRC_FUZZ_SEED:-1}

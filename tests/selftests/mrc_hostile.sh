@@ -41,9 +41,7 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 source "$DIR/traffic.sh"
 require_root
-for t in ib_write_bw ib_read_bw python3 jq tc nstat ethtool modprobe; do
-	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
-done
+require_tools ib_write_bw ib_read_bw python3 jq tc nstat ethtool modprobe
 
 TMO=$(tmo 120)
 LOGS=$(mktemp -d /tmp/mrc_hostile.XXXXXX)

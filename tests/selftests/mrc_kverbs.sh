@@ -49,9 +49,7 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 require_root
 
-for t in rdma jq ibv_rc_pingpong; do
-	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
-done
+require_tools rdma jq ibv_rc_pingpong
 modprobe -q mrc
 if ! modinfo mrc_kverbs >/dev/null 2>&1; then
 	echo "# no mrc_kverbs module (tests/kverbs)"

@@ -38,10 +38,8 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 source "$DIR/traffic.sh"
 require_root
-for t in ib_write_bw ibv_rc_pingpong rping tcpdump jq tc; do
-	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
-done
-[ -x "$TOPO_MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit "$KSFT_SKIP"; }
+require_tools ib_write_bw ibv_rc_pingpong rping tcpdump jq tc
+require_mrcctl
 
 SCALE=${MRC_TIMEOUT_SCALE:-1}
 TMO=$((120 * ${SCALE%.*}))

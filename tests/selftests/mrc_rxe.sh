@@ -21,9 +21,7 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 require_root
 
-for t in ibv_rc_pingpong rdma jq; do
-	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
-done
+require_tools ibv_rc_pingpong rdma jq
 modprobe -q rdma_rxe 2>/dev/null || { echo "# no rdma_rxe module"; exit "$KSFT_SKIP"; }
 modprobe -q mrc
 

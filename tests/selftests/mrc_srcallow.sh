@@ -27,10 +27,8 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 source "$DIR/traffic.sh"
 require_root
-for t in ibv_rc_pingpong rping python3 jq; do
-	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
-done
-[ -x "$TOPO_MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit "$KSFT_SKIP"; }
+require_tools ibv_rc_pingpong rping python3 jq
+require_mrcctl
 
 TMO=$(tmo 120)
 PP=$(by_mode 100 30)

@@ -28,9 +28,7 @@ source "$DIR/lib.sh"
 source "$DIR/topo.sh"
 source "$DIR/traffic.sh"
 require_root
-for t in ib_write_bw jq; do
-	command -v $t >/dev/null || { echo "# $t missing"; exit "$KSFT_SKIP"; }
-done
+require_tools ib_write_bw jq
 
 TMO=$(tmo 300)
 LOGS=$(mktemp -d /tmp/mrc_teardown.XXXXXX)

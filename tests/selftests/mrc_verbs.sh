@@ -57,9 +57,7 @@ case $TYPE in rxe) TOPO=${MRC_TOPO:-host} ;; *) TOPO=${MRC_TOPO:-ns} ;; esac
 TMO=$(tmo 120)
 NETEM=${MRC_VERBS_NETEM:-1}
 ONLY=${MRC_VERBS_ONLY:-}
-for t in ibv_rc_pingpong ib_write_bw rping ucmatose tc; do
-	command -v $t >/dev/null || { echo "# $t missing (ibverbs-utils, perftest, rdmacm-utils, iproute2)"; exit "$KSFT_SKIP"; }
-done
+require_tools ibv_rc_pingpong ib_write_bw rping ucmatose tc
 
 if [ -n "${MRC_VERBS_LOGS:-}" ]; then
 	LOGS=$MRC_VERBS_LOGS; mkdir -p "$LOGS"
