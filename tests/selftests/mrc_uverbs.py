@@ -3,7 +3,7 @@
 """Raw uverbs commands at an mrc device, for what libibverbs never sends.
 
   mrc_uverbs.py resize-efault DEV
-  mrc_uverbs.py flood DEV cq|qp|srq|mr
+  mrc_uverbs.py flood DEV cq|qp|srq|mr|ah
   mrc_uverbs.py attrs DEV
   mrc_uverbs.py garbage DEV GID_INDEX SEED ROUNDS
   mrc_uverbs.py memcg DEV CGROUP_DIR
@@ -17,9 +17,12 @@ old one in the context's mmap table: closing warns in
 ufile_destroy_ucontext().
 
 flood: creates objects of one type (CQs of 1 entry, UD QPs of 1 WR, SRQs
-of 1 WR, MRs of one page) until a create fails; the device's count of
-them (rdma res show) must then be query_device's max_*, and the failed
-create's errno ENOMEM. After one is destroyed, one create works again.
+of 1 WR, MRs of one page, AHs to a multicast group, which need no
+neighbour) until a create fails; the device's count of them (rdma res
+show, plus for MRs the DMA MR of each kernel PD, which it does not list;
+AHs are not tracked there, so for them the number this process made)
+must then be query_device's max_*, and the failed create's errno ENOMEM.
+After one is destroyed, one create works again.
 
 attrs: creates with absurd attributes (2^31 WRs or CQEs, 1000 SGEs, 1 GiB
 of inline data, an MR of 2^40 bytes) must fail with EINVAL or ENOMEM.
@@ -59,6 +62,7 @@ import time
 
 CMD_GET_CONTEXT, CMD_QUERY_DEVICE, CMD_ALLOC_PD = 0, 1, 3
 CMD_REG_MR, CMD_DEREG_MR = 9, 13
+CMD_CREATE_AH, CMD_DESTROY_AH = 5, 8
 CMD_CREATE_CQ, CMD_RESIZE_CQ, CMD_DESTROY_CQ = 18, 19, 20
 CMD_CREATE_QP, CMD_QUERY_QP, CMD_MODIFY_QP, CMD_DESTROY_QP = 24, 25, 26, 27
 CMD_POST_SEND = 28
@@ -104,7 +108,8 @@ class Dev:
         if self.cmd(CMD_QUERY_DEVICE, b'', 176):
             sys.exit('query_device failed')
         return {k: self.u32(o) for k, o in
-                (('qp', 52), ('cq', 72), ('mr', 80), ('srq', 156))}
+                (('qp', 52), ('cq', 72), ('mr', 80), ('ah', 144),
+                 ('srq', 156))}
 
     def create_cq(self, cqe):
         """(errno, handle, mminfo)"""
@@ -163,6 +168,17 @@ class Dev:
     def dereg_mr(self, mr):
         return command(self.fd, CMD_DEREG_MR, struct.pack('=I', mr), 0)
 
+    def create_ah(self, dgid, sgid_index):
+        """(errno, handle): a global AH on port 1"""
+        attr = struct.pack('=16sIBBBBHBBBBBB', dgid, 0, sgid_index, 64, 0, 0,
+                           0, 0, 0, 0, 1, 1, 0)
+        err = self.cmd(CMD_CREATE_AH,
+                       struct.pack('=QII', 1, self.pd, 0) + attr, 4 + 8)
+        return (err, None) if err else (0, self.u32(0))
+
+    def destroy_ah(self, ah):
+        return command(self.fd, CMD_DESTROY_AH, struct.pack('=I', ah), 0)
+
     def map(self, mi):
         return mmap.mmap(self.fd, mi[1], mmap.MAP_SHARED,
                          mmap.PROT_READ | mmap.PROT_WRITE, offset=mi[0])
@@ -196,6 +212,40 @@ def command(fd, cmd, body, out_len):
 
 def strerr(err):
     return os.strerror(err) if err else 'ok'
+
+
+def roce_v2_gid(dev):
+    """(index, gid bytes) of DEV's first RoCE v2 GID"""
+    port = f'/sys/class/infiniband/{dev}/ports/1'
+    for i in range(256):
+        try:
+            with open(f'{port}/gid_attrs/types/{i}') as f:
+                if f.read().strip() != 'RoCE v2':
+                    continue
+            with open(f'{port}/gids/{i}') as f:
+                gid = bytes.fromhex(f.read().strip().replace(':', ''))
+        except OSError:
+            continue
+        if any(gid):
+            return i, gid
+    sys.exit(f'{dev} has no RoCE v2 GID')
+
+
+def mem_available():
+    """MemAvailable in MiB"""
+    with open('/proc/meminfo') as f:
+        for line in f:
+            if line.startswith('MemAvailable:'):
+                return int(line.split()[1]) // 1024
+    return -1
+
+
+def kernel_pds(dev):
+    """DEV's PDs that the kernel allocated (no process owns them)"""
+    out = subprocess.run(['rdma', '-j', 'res', 'show', 'pd'], check=True,
+                         capture_output=True, text=True).stdout
+    return sum(1 for p in json.loads(out)
+               if p.get('ifname') == dev and 'pid' not in p)
 
 
 def res_count(dev, kind):
@@ -241,23 +291,35 @@ def flood(dev, kind):
     err, cq, _ = d.create_cq(1) if kind == 'qp' else (0, None, None)
     page = mmap.mmap(-1, 4096)
     page_addr = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    sgid, gid = roce_v2_gid(dev) if kind == 'ah' else (0, b'')
+    # all-nodes, of the GID's family: multicast needs no neighbour entry
+    group = (bytes(10) + b'\xff\xff' + bytes([224, 0, 0, 1])
+             if gid[:12] == bytes(10) + b'\xff\xff'
+             else b'\xff\x02' + bytes(13) + b'\x01')
     create = {
         'cq': lambda: d.create_cq(1)[:2],
         'qp': lambda: d.create_qp(QPT_UD, cq)[:2],
         'srq': lambda: d.create_srq(1),
         'mr': lambda: d.reg_mr(page_addr, 4096),
+        'ah': lambda: d.create_ah(group, sgid),
     }[kind]
     destroy = {'cq': d.destroy_cq, 'qp': d.destroy_qp,
-               'srq': d.destroy_srq, 'mr': d.dereg_mr}[kind]
+               'srq': d.destroy_srq, 'mr': d.dereg_mr,
+               'ah': d.destroy_ah}[kind]
     made, t = [], time.monotonic()
     while len(made) <= limit:
         err, h = create()
         if err:
             break
         made.append(h)
-    have = res_count(dev, kind)
+    have = len(made) if kind == 'ah' else res_count(dev, kind)
+    if kind == 'mr':
+        # each kernel PD has a DMA MR rdma res show does not list (the
+        # device sets no IBK_LOCAL_DMA_LKEY): it counts against max_mr
+        have += kernel_pds(dev)
     print(f'{kind}: {len(made)} created in {time.monotonic() - t:.0f} s, '
-          f'then {strerr(err)}; the device has {have}, max_{kind} {limit}')
+          f'then {strerr(err)}; the device has {have}, max_{kind} {limit}; '
+          f'{mem_available()} MiB of memory left available')
     rc = 0
     if err != errno.ENOMEM or have != limit:
         rc = 1
@@ -502,7 +564,7 @@ def main():
     if a[:1] == ['resize-efault'] and len(a) == 2:
         return resize_efault(a[1])
     if a[:1] == ['flood'] and len(a) == 3 and a[2] in ('cq', 'qp', 'srq',
-                                                        'mr'):
+                                                        'mr', 'ah'):
         return flood(a[1], a[2])
     if a[:1] == ['attrs'] and len(a) == 2:
         return attrs(a[1])
