@@ -610,7 +610,7 @@ void mrc_qp_error(struct mrc_qp *qp);
 void mrc_qp_kick(struct mrc_qp *qp);
 void mrc_qp_flush_rq(struct mrc_qp *qp);
 void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq);
-/* what a packet the QP builds is, for mrc_qp_stamp() */
+/* what a packet the QP builds is, for mrc_sched_pick() */
 enum mrc_stamp {
 	MRC_STAMP_DATA,		/* a request, or READ response data */
 	MRC_STAMP_RTX,		/* a request sent again */
@@ -619,7 +619,6 @@ enum mrc_stamp {
 
 struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
 void mrc_qp_put(struct mrc_qp *qp);
-int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what);
 
 /* The planes @qp sends data on now: up, and with room for its path MTU */
 static inline u16 mrc_qp_planes(const struct mrc_qp *qp)
@@ -628,8 +627,6 @@ static inline u16 mrc_qp_planes(const struct mrc_qp *qp)
 	       READ_ONCE(qp->mdev->planes_fit[qp->attr.path_mtu]);
 }
 
-void mrc_qp_stamp_ev(struct mrc_qp *qp, struct sk_buff *skb, u32 i);
-void mrc_qp_ev_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig);
 u16 mrc_qp_sport(u32 qpn);
 
 /* mrc_srq.c */
@@ -650,21 +647,29 @@ int mrc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
 int mrc_destroy_ah(struct ib_ah *ibah, u32 flags);
 int mrc_av_from_attr(struct mrc_av *av, const struct rdma_ah_attr *attr);
 
-/* mrc_req.c: requester */
+/* mrc_req.c: requester (its engines: mrc_req.h) */
 void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq);
-void mrc_req_rev_probe(struct mrc_qp *qp, struct sk_buff_head *txq);
+void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
+		  struct sk_buff_head *txq);
 void mrc_req_timer(struct timer_list *t);
 int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_cleanup(struct mrc_qp *qp);
 void mrc_req_reset(struct mrc_qp *qp);
-
-/* mrc_comp.c: completer */
-void mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb,
-		   struct sk_buff_head *txq);
+void mrc_send_rev_probe(struct mrc_qp *qp, struct sk_buff_head *txq);
 void mrc_comp_flush(struct mrc_qp *qp);
 #if IS_ENABLED(CONFIG_KUNIT)
-bool mrc_comp_timed_out(u8 timeout, unsigned long elapsed);
+bool mrc_loss_timed_out(u8 timeout, unsigned long elapsed);
 #endif
+
+/* mrc_sched.c: path scheduler */
+int mrc_sched_pick(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what);
+void mrc_sched_stamp_ev(struct mrc_qp *qp, struct sk_buff *skb, u32 i);
+void mrc_sched_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig);
+void mrc_sched_on_ack(struct mrc_qp *qp, u32 i, u32 seq, u32 sent_us);
+void mrc_sched_on_rtt(struct mrc_qp *qp, u32 i, u32 rtt_us);
+void mrc_sched_on_loss(struct mrc_qp *qp, u32 i, u32 seq, int sig);
+void mrc_sched_on_ecn(struct mrc_qp *qp, u32 i);
+void mrc_sched_on_sack(struct mrc_qp *qp, const struct mrc_sack *s);
 
 /* mrc_resp.c: responder */
 void mrc_resp_run(struct mrc_qp *qp, struct sk_buff_head *txq);

@@ -570,7 +570,7 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 	} else if (pkt->opcode == MRC_OP_PROBE) {
 		mrc_resp_probe(qp, skb, &txq);
 	} else {
-		mrc_comp_recv(qp, skb, &txq);
+		mrc_req_recv(qp, skb, &txq);
 	}
 	spin_unlock(&qp->lock);
 	mrc_qp_send(qp, &txq);

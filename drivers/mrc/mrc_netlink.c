@@ -844,7 +844,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, a[MRC_A_EV_INDEX], "no such EV in the QP's set");
 		err = -ENOENT;
 	} else {
-		mrc_qp_ev_signal(qp, idx, state == MRC_EV_STATE_DENIED ?
+		mrc_sched_signal(qp, idx, state == MRC_EV_STATE_DENIED ?
 				 MRC_EV_SIG_DENY : MRC_EV_SIG_ALLOW);
 	}
 	spin_unlock_bh(&qp->lock);
@@ -921,7 +921,7 @@ out:
 }
 
 /*
- * EV @i of QP @qpn changed health (mrc_qp_ev_signal(): softirq or process
+ * EV @i of QP @qpn changed health (mrc_sched_signal(): softirq or process
  * context, the QP's lock held).
  */
 void mrc_nl_notify_ev(struct mrc_dev *mdev, u32 qpn, u32 i,

@@ -15,7 +15,6 @@
 #include <linux/random.h>
 
 #include "mrc.h"
-#include "mrc_trace.h"
 
 u16 mrc_qp_sport(u32 qpn)
 {
@@ -537,119 +536,6 @@ void mrc_qp_send(struct mrc_qp *qp, struct sk_buff_head *txq)
 {
 	if (!skb_queue_empty(txq))
 		mrc_net_xmit(qp->mdev, qp, txq);
-}
-
-static void stamp(struct mrc_qp *qp, struct sk_buff *skb, struct mrc_ev *e)
-{
-	struct mrc_av *av = mrc_skb_av(skb);
-
-	av->flags |= MRC_AV_MULTIPATH;
-	av->sport = mrc_ev_sport(e->value);
-	av->flow_label = mrc_ev_flow(e->value);
-	e->tx_pkts++;
-	e->tx_bytes += skb->len;
-}
-
-/**
- * mrc_qp_stamp() - address a packet the QP built, and pick its EV
- * @qp: an RC QP; qp->lock held
- * @skb: the packet
- * @what: what it is
- *
- * A QP with an EV set sprays: every data packet takes the next usable EV
- * of the rotation, which names its plane and path; ACKs, SACKs and NAKs
- * take the reverse EV set in turn (mrc_evset_reverse()).
- *
- * Return: the index of the EV in the QP's set, or -1 (no EV set).
- */
-int mrc_qp_stamp(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what)
-{
-	struct mrc_evset *evs = qp->evs;
-	struct mrc_ev *e;
-	int i;
-
-	*mrc_skb_av(skb) = qp->av;
-	if (!evs)
-		return -1;
-	/* acknowledgements are small: any plane that is up carries them */
-	i = what == MRC_STAMP_ACK ?
-		mrc_evset_reverse(evs, READ_ONCE(qp->mdev->planes_up)) :
-		mrc_evset_next(evs, mrc_qp_planes(qp));
-	if (i < 0)
-		i = evs->slot[evs->order[0]];	/* nothing up: lost, counted */
-	e = &evs->ev[i];
-	stamp(qp, skb, e);
-	if (what == MRC_STAMP_RTX) {
-		e->retrans++;
-		mrc_plane_count_id(qp->mdev, e->plane, MRC_PCNT_RETRANS, 1);
-	}
-	return i;
-}
-
-/* Address @skb (a probe) to go on EV @i of the QP's set. qp->lock held. */
-void mrc_qp_stamp_ev(struct mrc_qp *qp, struct sk_buff *skb, u32 i)
-{
-	*mrc_skb_av(skb) = qp->av;
-	stamp(qp, skb, &qp->evs->ev[i]);
-}
-
-static const u8 ev_cause[] = {
-	[MRC_EV_SIG_LOSS]	= MRC_EV_CAUSE_LOSS,
-	[MRC_EV_SIG_TIMEOUT]	= MRC_EV_CAUSE_LOSS,
-	[MRC_EV_SIG_PATH_BAD]	= MRC_EV_CAUSE_LOSS,
-	[MRC_EV_SIG_PROBE_OK]	= MRC_EV_CAUSE_PROBE,
-	[MRC_EV_SIG_DENY]	= MRC_EV_CAUSE_DENY,
-	[MRC_EV_SIG_ALLOW]	= MRC_EV_CAUSE_ALLOW,
-};
-
-/**
- * mrc_qp_ev_signal() - tell the QP's EV set what was learned about EV @i
- * @qp: an RC QP with an EV set; qp->lock held
- * @i: index in qp->evs
- * @sig: what happened
- *
- * Counts what changed; a change of health (to or from ASSUMED_BAD or
- * DENIED, not the per-round SKIP) is traced and multicast to the "ev"
- * netlink group. An exact (SRv6) EV retired by a timeout takes the other
- * EVs of its path with it (one level: PATH_BAD does not spread further).
- */
-void mrc_qp_ev_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig)
-{
-	struct mrc_dev *mdev = qp->mdev;
-	struct mrc_ev_change chg;
-	struct mrc_ev *e = &qp->evs->ev[i];
-
-	if (!mrc_evset_signal(qp->evs, i, sig, &chg)) {
-		if (chg.floor)
-			mrc_count(mdev, MRC_CNT_EV_FLOOR, 1);
-		return;
-	}
-	if (sig == MRC_EV_SIG_ECN || sig == MRC_EV_SIG_DROP) {
-		mrc_count(mdev, MRC_CNT_EV_SKIP, 1);
-		return;
-	}
-	if (chg.new == MRC_EV_STATE_ASSUMED_BAD) {
-		/* probe it at the next chance */
-		e->probe_wait = false;
-		e->probe_us = mrc_now_us();
-		e->bad_ns = ktime_get_ns();
-		mrc_count(mdev, MRC_CNT_EV_BAD, 1);
-	} else if (chg.old == MRC_EV_STATE_ASSUMED_BAD) {
-		mrc_count(mdev, MRC_CNT_EV_RECOVERED, 1);
-	}
-	if (chg.backup >= 0)
-		mrc_count(mdev, MRC_CNT_EV_BACKUP, 1);
-	trace_mrc_ev_state(mdev, qp->ibqp.qp_num, i, e, &chg, ev_cause[sig]);
-	mrc_nl_notify_ev(mdev, qp->ibqp.qp_num, i, e, &chg, ev_cause[sig]);
-	/* a source route that timed out is bad for every EV naming it */
-	if (sig == MRC_EV_SIG_TIMEOUT && e->exact &&
-	    chg.new == MRC_EV_STATE_ASSUMED_BAD) {
-		u32 j;
-
-		for (j = 0; j < qp->evs->n; j++)
-			if (j != i && qp->evs->ev[j].path == e->path)
-				mrc_qp_ev_signal(qp, j, MRC_EV_SIG_PATH_BAD);
-	}
 }
 
 /* Run the requester now, in the caller's context (BHs get enabled). */

@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the requester (mrc_req.c) and the completer (mrc_comp.c) of a QP
- * share: the slots of the send window, the kernel copies of the send
- * WQEs, the timer.
+ * The requester of an RC QP, in four parts that call each other one way:
+ *
+ *   mrc_req.c   runs the QP: packets in, the timer, the work; calls the rest
+ *   mrc_send.c  send engine: fetch WQEs, build packets, may_send(), probes
+ *   mrc_comp.c  completer: ACK/SACK/NAK/NACK/responses in, completions out
+ *   mrc_loss.c  loss detection, RTT samples, the retransmission timer
+ *
+ * mrc_comp.c reports to mrc_loss.c and the scheduler (mrc_sched.c); neither
+ * completes a WQE or sends a packet itself. What they share is the send
+ * window below (struct mrc_req, under qp->lock): per PSN in flight its
+ * MRC_TX_* flags, EV, send order and send time, and the kernel copies of
+ * the fetched send WQEs.
  */
 #ifndef _MRC_REQ_H
 #define _MRC_REQ_H
@@ -10,6 +19,7 @@
 #include "mrc.h"
 
 #define MRC_PROBE_MIN_US	1000	/* a QP sends probes at most this often */
+#define MRC_REV_PROBE_US	2000	/* an inbound-only QP's reverse probes */
 
 static inline u32 tslot(u32 psn)
 {
@@ -26,17 +36,71 @@ static inline struct mrc_swqe *wmeta(struct mrc_qp *qp, u32 idx)
 	return &qp->req.meta[idx & qp->sq.mask];
 }
 
-static u32 now_us(void)
+static inline u32 now_us(void)
 {
 	return mrc_now_us();
 }
 
-bool mrc_req_find_wqe(struct mrc_qp *qp, u32 psn, u32 *idxp);
+/* Was @psn sent, and not yet acknowledged cumulatively? */
+static inline bool in_flight(const struct mrc_req *r, u32 psn)
+{
+	return mrc_psn_diff(psn, r->snd_una) >= 0 &&
+	       mrc_psn_diff(psn, r->snd_nxt) < 0;
+}
 
+/* the EV @psn was last sent on, or NULL (no EV set) */
+static inline struct mrc_ev *tx_ev(struct mrc_qp *qp, u32 psn)
+{
+	u8 i = qp->req.txev[tslot(psn)];
+
+	return qp->evs && i < qp->evs->n ? &qp->evs->ev[i] : NULL;
+}
+
+/* Find the fetched WQE that owns @psn. */
+static inline bool mrc_req_find_wqe(struct mrc_qp *qp, u32 psn, u32 *idxp)
+{
+	u32 idx;
+
+	for (idx = qp->sq.idx; idx != qp->req.next_idx;
+	     idx = (idx + 1) & qp->sq.mask) {
+		struct mrc_swqe *m = wmeta(qp, idx);
+		s32 d = mrc_psn_diff(psn, m->first_psn);
+
+		if (m->npkts && d >= 0 && d < m->npkts) {
+			*idxp = idx;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* mrc_send.c */
+int mrc_send_rc(struct mrc_qp *qp, struct sk_buff_head *txq, int budget);
+int mrc_send_ud(struct mrc_qp *qp, struct sk_buff_head *txq, int budget);
+void mrc_send_probes(struct mrc_qp *qp, struct sk_buff_head *txq);
+
+/* mrc_comp.c */
+bool mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_comp_wqes(struct mrc_qp *qp);
-void mrc_comp_timeout(struct mrc_qp *qp);
-void mrc_comp_arm_timer(struct mrc_qp *qp);
-void mrc_comp_timer_update(struct mrc_qp *qp, bool exact);
-u32 mrc_comp_probe_us(struct mrc_qp *qp);
+void mrc_comp_fail(struct mrc_qp *qp, enum ib_wc_status status);
+
+/* mrc_loss.c */
+enum mrc_rtt_kind {
+	MRC_RTT_EV,		/* a PSN acknowledged: its EV's RTT */
+	MRC_RTT_QP,		/* the cumulative ack, a response: the RTO's */
+};
+
+void mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind);
+void mrc_loss_check(struct mrc_qp *qp, u32 psn, u32 high);
+void mrc_loss_mark(struct mrc_qp *qp, u32 psn, int sig);
+void mrc_loss_delivered(struct mrc_qp *qp);
+void mrc_loss_advanced(struct mrc_qp *qp);
+void mrc_loss_watch(struct mrc_qp *qp);
+void mrc_loss_stop(struct mrc_qp *qp);
+void mrc_loss_rnr_wait(struct mrc_qp *qp, u32 us);
+bool mrc_loss_rnr_waiting(struct mrc_qp *qp);
+bool mrc_loss_timeout(struct mrc_qp *qp);
+void mrc_loss_timer_update(struct mrc_qp *qp, bool exact);
+u32 mrc_loss_probe_us(struct mrc_qp *qp);
 
 #endif /* _MRC_REQ_H */

@@ -182,7 +182,7 @@ static struct sk_buff *ack_skb(struct mrc_qp *qp, u8 op, u32 psn,
 	mrc_wire_prepare(pkt, skb->data, op, paylen);
 	mrc_bth_init(skb->data, op, 0, false, -paylen & 3,
 		     IB_DEFAULT_PKEY_FULL, qp->attr.dest_qp_num, psn);
-	mrc_qp_stamp(qp, skb, mrc_op_is_read_resp(op) ? MRC_STAMP_DATA :
+	mrc_sched_pick(qp, skb, mrc_op_is_read_resp(op) ? MRC_STAMP_DATA :
 						       MRC_STAMP_ACK);
 	return skb;
 }
@@ -261,7 +261,7 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 	} else {
 		send_aeth(qp, MRC_AETH_ACK, mrc_psn_win_cack(&rs->win), txq);
 	}
-	mrc_req_rev_probe(qp, txq);
+	mrc_send_rev_probe(qp, txq);
 }
 
 /*

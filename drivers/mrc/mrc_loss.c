@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loss detection, RTT samples and the retransmission timer of an RC QP.
+ *
+ * A QP that sprays (has an EV set) takes a PSN as lost when a packet sent
+ * after it on the same EV has arrived (paths deliver in order, the fabric
+ * as a whole does not), or when it is overdue by twice its EV's RTT while
+ * later packets arrive (a path that delivers nothing). Such a loss tells
+ * the scheduler (mrc_sched.c), which makes the EV SKIP or ASSUMED_BAD
+ * (mrc_ev.h); the send engine sends the PSN again on another EV. Without an
+ * EV set, a PSN below the highest SACKed one by MRC_DUPTHRESH or more that
+ * has not arrived is lost. Only lost PSNs are sent again (no go-back-N).
+ *
+ * Timeouts: a retransmission timer from the measured RTT (RFC 6298 style,
+ * backed off linearly then exponentially per expiry until the next sample)
+ * marks the oldest unacknowledged PSNs lost and, on a spraying QP, asks
+ * for a reliability probe of the responder's SACK state. The QP's timeout
+ * attribute bounds it and counts retries: retry_cnt timeouts without
+ * progress (no PSN newly acknowledged, cumulatively or selectively) end
+ * the connection, which mrc_loss_timeout() reports to its caller (the
+ * completer fails the oldest WQE). The same timer wakes the requester when
+ * probes of ASSUMED_BAD EVs are due, and at the end of an RNR wait.
+ *
+ * Everything runs under qp->lock.
+ */
+#include <kunit/visibility.h>
+#include <linux/jiffies.h>
+
+#include "mrc_req.h"
+
+#define MRC_DUPTHRESH		3
+#define MRC_RTO_MIN_US		2000
+#define MRC_RTO_INIT_US		20000
+#define MRC_RTO_MAX_US		1000000	/* backoff cap without a QP timeout */
+#define MRC_RTO_LINEAR		3	/* expiries that add one RTO each */
+#define MRC_RTO_BACKOFF_MAX	(MRC_RTO_LINEAR + 10)
+#define MRC_TO_BURST		64	/* PSNs resent per timeout */
+#define MRC_REO_MIN_US		1000	/* reordering allowance on one EV */
+#define MRC_RTT_MAX_US		(10 * USEC_PER_SEC)	/* longer: a stale slot */
+
+/* ---- RTT ------------------------------------------------------------------ */
+
+/**
+ * mrc_loss_rtt_sample() - the one place RTT samples are taken
+ * @qp: an RC QP; qp->lock held
+ * @psn: a PSN in flight that was just acknowledged or answered
+ * @kind: whose estimate the sample feeds
+ *
+ * From the send time of @psn's last transmission. A resent PSN gives none:
+ * its acknowledgment does not tell which copy arrived (Karn). The QP's
+ * estimate (for the RTO) is RFC 6298's smoothed RTT and deviation; a new
+ * sample takes back every backoff of the RTO.
+ */
+void mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind)
+{
+	struct mrc_req *r = &qp->req;
+	u32 s = now_us() - r->sent_us[tslot(psn)];
+
+	if (r->txs[tslot(psn)] & MRC_TX_RTXED)
+		return;
+	if (kind == MRC_RTT_EV) {
+		mrc_sched_on_rtt(qp, r->txev[tslot(psn)], s);
+		return;
+	}
+	if (s > MRC_RTT_MAX_US)
+		return;
+	r->rto_backoff = 0;
+	r->last_rtt_us = s;
+	if (!r->srtt_us) {
+		r->srtt_us = s;
+		r->rttvar_us = s / 2;
+	} else {
+		u32 d = abs((s32)(r->srtt_us - s));
+
+		r->rttvar_us = (3 * r->rttvar_us + d) / 4;
+		r->srtt_us = (7 * r->srtt_us + s) / 8;
+	}
+}
+
+/* ---- retransmission timer ---------------------------------------------- */
+
+/* the QP timeout attribute: 4.096 us * 2^timeout; 0 means infinite */
+static u64 timeout_attr_us(u8 t)
+{
+	if (!t)
+		return 0;
+	return (4096ULL << min_t(u8, t, 31)) / 1000;
+}
+
+/**
+ * mrc_loss_timed_out() - has a QP gone a whole QP timeout without progress?
+ * @timeout: the QP timeout attribute (0: infinite)
+ * @elapsed: jiffies since the last progress
+ *
+ * Compared in 64 bits: from a timeout attribute of 30 on, the timeout is
+ * more than 2^32 us, which jiffies_to_usecs() never reaches.
+ *
+ * Return: true when @elapsed is at least the timeout.
+ */
+VISIBLE_IF_KUNIT bool mrc_loss_timed_out(u8 timeout, unsigned long elapsed)
+{
+	u64 limit = timeout_attr_us(timeout);
+
+	return limit && jiffies64_to_nsecs(elapsed) >= limit * NSEC_PER_USEC;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_loss_timed_out);
+
+/*
+ * RFC 6298: the smoothed RTT plus four deviations. Backed off as MRC's ACK
+ * timer is, linearly then exponentially: the n-th expiry in a row makes
+ * it n + 1 times that for the first MRC_RTO_LINEAR, then doubles it (a
+ * lost packet or two is resent soon; a dead fabric is not flooded). Each
+ * advance of snd_una takes one expiry back, the next RTT sample all of
+ * them (Karn). At most the QP's timeout attribute (as hardware does) or,
+ * without one, MRC_RTO_MAX_US.
+ */
+static u32 rto_us(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+	u64 limit = timeout_attr_us(qp->attr.timeout), rto, cap;
+
+	rto = r->srtt_us ? r->srtt_us + max(4 * r->rttvar_us, 1000U) :
+			   MRC_RTO_INIT_US;
+	rto = max_t(u64, rto, MRC_RTO_MIN_US);
+	cap = limit ? max_t(u64, limit, MRC_RTO_MIN_US) :
+		      max_t(u64, rto, MRC_RTO_MAX_US);
+	if (r->rto_backoff <= MRC_RTO_LINEAR)
+		rto *= r->rto_backoff + 1;
+	else
+		rto = rto * (MRC_RTO_LINEAR + 1) << (r->rto_backoff - MRC_RTO_LINEAR);
+	return min3(rto, cap, (u64)U32_MAX);
+}
+
+/*
+ * The base wait between two probes of an ASSUMED_BAD EV: twice the QP's
+ * RTT (mrc_evset_probes() takes twice the EV's own if longer, and backs
+ * off while they go unanswered).
+ */
+u32 mrc_loss_probe_us(struct mrc_qp *qp)
+{
+	return max_t(u32, 2 * qp->req.srtt_us, MRC_PROBE_MIN_US);
+}
+
+/**
+ * mrc_loss_timer_update() - set the QP's timer to what is due first
+ * @qp: an RC QP; qp->lock held
+ * @exact: move it later too
+ *
+ * One timer serves the retransmission timeout (while @rto_armed) and the
+ * probes of ASSUMED_BAD EVs: it is set to the earlier of the two. Without
+ * @exact it only moves earlier (an early expiry finds nothing due and sets
+ * it again).
+ */
+void mrc_loss_timer_update(struct mrc_qp *qp, bool exact)
+{
+	struct mrc_req *r = &qp->req;
+	unsigned long when = r->rto_deadline;
+	bool set = r->rto_armed;
+
+	if (qp->dying)
+		return;
+	if (qp->evs && qp->evs->nbad) {
+		unsigned long p = jiffies + usecs_to_jiffies(mrc_loss_probe_us(qp)) + 1;
+
+		if (!set || time_before(p, when))
+			when = p;
+		set = true;
+	}
+	if (set && (exact || !timer_pending(&qp->timer) ||
+		    time_before(when, qp->timer.expires)))
+		mod_timer(&qp->timer, when);
+}
+
+/* (Re)start the retransmission timeout */
+static void arm(struct mrc_qp *qp)
+{
+	unsigned long when = jiffies + usecs_to_jiffies(rto_us(qp)) + 1;
+
+	/* never cut an RNR wait short */
+	if (qp->req.rnr_wait && time_before(when, qp->req.rnr_until))
+		when = qp->req.rnr_until;
+	qp->req.rto_deadline = when;
+	qp->req.rto_armed = true;
+	mrc_loss_timer_update(qp, true);
+}
+
+/* Packets were sent: a timeout watches them unless one already does */
+void mrc_loss_watch(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+
+	if (r->snd_una != r->snd_nxt && !r->rto_armed)
+		arm(qp);
+}
+
+/* Nothing is outstanding: no timeout; probes may still be due */
+void mrc_loss_stop(struct mrc_qp *qp)
+{
+	qp->req.rto_armed = false;
+	if (qp->dying)
+		return;
+	del_timer(&qp->timer);
+	mrc_loss_timer_update(qp, false);
+}
+
+/* An RNR NAK: nothing is sent for @us; the timer ends the wait */
+void mrc_loss_rnr_wait(struct mrc_qp *qp, u32 us)
+{
+	struct mrc_req *r = &qp->req;
+
+	r->rnr_wait = true;
+	r->rnr_until = jiffies + usecs_to_jiffies(us) + 1;
+	if (!qp->dying)
+		mod_timer(&qp->timer, r->rnr_until);
+}
+
+/* Is an RNR wait still on? Ends it when its time has come. */
+bool mrc_loss_rnr_waiting(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+
+	if (!r->rnr_wait)
+		return false;
+	if (time_before(jiffies, r->rnr_until)) {
+		if (!timer_pending(&qp->timer) && !qp->dying)
+			mod_timer(&qp->timer, r->rnr_until);
+		return true;
+	}
+	r->rnr_wait = false;
+	return false;
+}
+
+/*
+ * A PSN arrived, selectively or not: the connection is alive and the retry
+ * count starts again (a hole behind a deep queue is not a dead peer).
+ */
+void mrc_loss_delivered(struct mrc_qp *qp)
+{
+	qp->req.progress = jiffies;
+	qp->req.retry_left = qp->attr.retry_cnt;
+}
+
+/*
+ * snd_una moved: progress takes one backoff of the RTO back, and the PSN
+ * before it gives the QP's RTT sample (READ PSNs give theirs with their
+ * response). The timeout restarts for what is still in flight.
+ */
+void mrc_loss_advanced(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+	u32 last = mrc_psn_add(r->snd_una, -1);
+
+	if (r->rto_backoff)
+		r->rto_backoff--;
+	if (!(r->txs[tslot(last)] & MRC_TX_RD))
+		mrc_loss_rtt_sample(qp, last, MRC_RTT_QP);
+	mrc_loss_delivered(qp);
+	if (r->snd_una != r->snd_nxt)
+		arm(qp);
+	else if (!r->rnr_wait)
+		mrc_loss_stop(qp);
+}
+
+/* ---- losses ------------------------------------------------------------- */
+
+/**
+ * mrc_loss_mark() - @psn did not arrive: the send engine resends it
+ * @qp: an RC QP; qp->lock held
+ * @psn: a PSN in flight, not acknowledged nor already lost
+ * @sig: what it tells its EV's health (see lost_sig() and timeout_sig()),
+ *	or < 0: nothing (a NAK); a READ's says nothing either, its response
+ *	came over the peer's paths
+ */
+void mrc_loss_mark(struct mrc_qp *qp, u32 psn, int sig)
+{
+	struct mrc_req *r = &qp->req;
+	u32 s = tslot(psn);
+
+	r->txs[s] |= MRC_TX_LOST;
+	r->nlost++;
+	mrc_sched_on_loss(qp, r->txev[s], r->txseq[s],
+			  r->txs[s] & MRC_TX_RD ? -1 : sig);
+}
+
+static u32 reo_us(const struct mrc_req *r)
+{
+	return max_t(u32, r->srtt_us / 4, MRC_REO_MIN_US);
+}
+
+/* @p, sent on @e, is overdue: the path-that-delivers-nothing rule above */
+static bool overdue(struct mrc_qp *qp, u32 p, const struct mrc_ev *e, u32 now)
+{
+	struct mrc_req *r = &qp->req;
+
+	return r->srtt_us && e->srtt_us &&
+	       now - r->sent_us[tslot(p)] >
+	       2 * max3(e->srtt_us, r->srtt_us, r->last_rtt_us) + reo_us(r);
+}
+
+/*
+ * Is the missing PSN @p lost, and what does that say of its path? A
+ * spraying QP (EV set) asks whether a packet sent on the same EV after @p,
+ * and more than a reordering allowance after it, has arrived: paths
+ * deliver (nearly) in order, the fabric as a whole does not. The allowance
+ * (RACK style: a quarter RTT, at least MRC_REO_MIN_US) covers packets of
+ * one path that left from different CPUs and overtook each other. Such a
+ * loss is a drop on a path that works (MRC_EV_SIG_DROP: congestion, where
+ * a trimming fabric would have trimmed). A path that delivers nothing at
+ * all gives no such packet: @p is also lost when it is older than twice
+ * the RTT of its EV, or the QP's, or the QP's latest sample, whichever is
+ * longest (a queue that builds up must not look like a dead path, and the
+ * smoothed RTT lags it), plus the allowance, while later packets arrived
+ * (MRC_EV_SIG_LOSS); an EV with no RTT of its own
+ * yet (a slow plane's may be many times the QP's) is left to the RTO.
+ * (Comparing with packets sent later on other paths is faster but, with
+ * the deep queues of a fabric without congestion control, takes queueing
+ * for loss.) A resent PSN went on a new EV and is judged on it.
+ * READ PSNs, answered over the responder's own paths, and QPs without EVs
+ * use the PSN rule: @p is MRC_DUPTHRESH or more below the highest PSN that
+ * arrived (a resent PSN gets a new chance until the next timeout).
+ *
+ * Return: the signal for the EV's health, or -1 if @p is not lost (yet).
+ */
+static int lost_sig(struct mrc_qp *qp, u32 p, u32 high)
+{
+	struct mrc_req *r = &qp->req;
+	u8 f = r->txs[tslot(p)];
+	struct mrc_ev *e = tx_ev(qp, p);
+	u32 sent;
+
+	if (!e || (f & MRC_TX_RD))
+		return !(f & MRC_TX_RTXED) &&
+		       mrc_psn_diff(high, p) >= MRC_DUPTHRESH ?
+		       MRC_EV_SIG_LOSS : -1;
+	sent = r->sent_us[tslot(p)];
+	if (e->delivered && (s32)(e->deliv_seq - r->txseq[tslot(p)]) > 0 &&
+	    (s32)(e->deliv_us - sent) > (s32)reo_us(r))
+		return MRC_EV_SIG_DROP;
+	if (overdue(qp, p, e, now_us()))
+		return MRC_EV_SIG_LOSS;
+	return -1;
+}
+
+/**
+ * mrc_loss_check() - a SACK reports @psn missing: is it lost?
+ * @qp: an RC QP; qp->lock held
+ * @psn: the PSN after the cumulative ack, or a clear bit of the bitmap
+ * @high: the highest PSN the SACK reports arrived
+ *
+ * PSNs a SACK does not cover are unknown, never lost.
+ */
+void mrc_loss_check(struct mrc_qp *qp, u32 psn, u32 high)
+{
+	struct mrc_req *r = &qp->req;
+	int sig;
+
+	if (mrc_psn_diff(psn, high) < 0 && in_flight(r, psn) &&
+	    !(r->txs[tslot(psn)] & (MRC_TX_ACKED | MRC_TX_LOST))) {
+		sig = lost_sig(qp, psn, high);
+		if (sig >= 0)
+			mrc_loss_mark(qp, psn, sig);
+	}
+}
+
+/* ---- timeouts ----------------------------------------------------------- */
+
+/*
+ * What the PSNs a timeout resends say of their paths. All on one path: it
+ * has failed (MRC_EV_SIG_TIMEOUT: its EVs retire at once). On several:
+ * the fabric dropped a burst or stalls (congestion), or one path died
+ * while the others' queues were deep, which says nothing of any one path
+ * (-1): each PSN is judged by the overdue rule of lost_sig() instead (see
+ * mrc_loss_timeout()).
+ */
+static int timeout_sig(struct mrc_qp *qp, u32 age, u32 now)
+{
+	struct mrc_req *r = &qp->req;
+	u32 p, n = 0;
+	int path = -1;
+
+	for (p = r->snd_una; p != r->snd_nxt && n < MRC_TO_BURST;
+	     p = mrc_psn_add(p, 1)) {
+		struct mrc_ev *e = tx_ev(qp, p);
+
+		if ((r->txs[tslot(p)] & MRC_TX_ACKED) ||
+		    (s32)(now - r->sent_us[tslot(p)]) < (s32)age)
+			continue;
+		n++;
+		if (!e)
+			continue;
+		if (path >= 0 && path != e->path)
+			return -1;
+		path = e->path;
+	}
+	return MRC_EV_SIG_TIMEOUT;
+}
+
+/*
+ * The signal a timeout gives the EV of PSN @p: @sig, or, when it spans
+ * several paths (@sig < 0), the overdue rule's: once marked lost here,
+ * @p is never judged by lost_sig(), and a dead path hidden among deep
+ * queues would keep its EVs.
+ */
+static int psn_sig(struct mrc_qp *qp, u32 p, int sig, u32 now)
+{
+	const struct mrc_ev *e = tx_ev(qp, p);
+
+	if (sig >= 0 || !e)
+		return sig;
+	return overdue(qp, p, e, now) ? MRC_EV_SIG_LOSS : -1;
+}
+
+/**
+ * mrc_loss_timeout() - the timer expired: is a retransmission timeout due?
+ * @qp: an RC QP in RTS; qp->lock held
+ *
+ * Marks the oldest PSNs that did not arrive and were sent at least one RTO
+ * ago lost (younger ones may still be on their way), backs off, and asks
+ * for a probe of the responder's SACK state.
+ *
+ * Return: true when the retries are used up: the connection failed.
+ */
+bool mrc_loss_timeout(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+	u32 p, n = 0, age, now;
+	int sig;
+
+	/* an expiry for the probes, or a timeout that was moved on */
+	if (r->snd_una == r->snd_nxt || r->rnr_wait || !r->rto_armed ||
+	    time_before(jiffies, r->rto_deadline))
+		return false;
+	mrc_count(qp->mdev, MRC_CNT_TIMEOUTS, 1);
+	if (mrc_loss_timed_out(qp->attr.timeout, jiffies - r->progress)) {
+		if (!r->retry_left) {
+			mrc_count(qp->mdev, MRC_CNT_RETRY_EXC, 1);
+			return true;
+		}
+		r->retry_left--;
+		r->progress = jiffies;
+	}
+	age = rto_us(qp);
+	now = now_us();
+	r->rto_backoff = min(r->rto_backoff + 1, MRC_RTO_BACKOFF_MAX);
+	sig = timeout_sig(qp, age, now);
+	for (p = r->snd_una; p != r->snd_nxt && n < MRC_TO_BURST;
+	     p = mrc_psn_add(p, 1)) {
+		u8 *f = &r->txs[tslot(p)];
+
+		if ((*f & MRC_TX_ACKED) ||
+		    (s32)(now - r->sent_us[tslot(p)]) < (s32)age)
+			continue;
+		*f &= ~MRC_TX_RTXED;
+		if (!(*f & MRC_TX_LOST))
+			mrc_loss_mark(qp, p, psn_sig(qp, p, sig, now));
+		n++;
+	}
+	r->rto_probe = true;
+	arm(qp);
+	return false;
+}
