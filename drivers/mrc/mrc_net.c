@@ -263,14 +263,21 @@ static void loop_back(struct mrc_dev *mdev, struct net_device *ndev,
 	netif_rx(skb);
 }
 
+/*
+ * @skb out of @ndev by routing. @rc: an RC QP's, ECN-capable as on a path
+ * (xmit_mp()): a congested queue marks it instead of dropping it.
+ */
 static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
-		     struct dst_cache *dc, struct sk_buff *skb)
+		     struct dst_cache *dc, struct sk_buff *skb, bool rc)
 {
 	struct mrc_av av = *mrc_skb_av(skb);
 	struct net *net = dev_net(ndev);
 	struct dst_entry *dst = NULL;
 	unsigned int len;
 	bool self;
+
+	if (rc)
+		av.tclass = (av.tclass & ~INET_ECN_MASK) | INET_ECN_ECT_0;
 
 	self = to_self(ndev, &av);
 	if (!self)
@@ -388,6 +395,7 @@ drop:
 void mrc_net_xmit(struct mrc_dev *mdev, struct mrc_qp *qp,
 		  struct sk_buff_head *txq)
 {
+	bool rc = qp && qp->ibqp.qp_type == IB_QPT_RC;
 	struct dst_cache *dc = NULL;
 	struct mrc_pathset *ps = NULL;
 	struct net_device *ndev;
@@ -395,7 +403,7 @@ void mrc_net_xmit(struct mrc_dev *mdev, struct mrc_qp *qp,
 
 	local_bh_disable();	/* dst_cache is per CPU */
 	rcu_read_lock();
-	if (qp && qp->ibqp.qp_type == IB_QPT_RC) {
+	if (rc) {
 		dc = &qp->dst_cache;
 		ps = rcu_dereference(qp->ps);
 	}
@@ -407,7 +415,7 @@ void mrc_net_xmit(struct mrc_dev *mdev, struct mrc_qp *qp,
 			mrc_count(mdev, MRC_CNT_TX_ERR, 1);
 			kfree_skb(skb);
 		} else {
-			xmit_one(mdev, ndev, dc, skb);
+			xmit_one(mdev, ndev, dc, skb, rc);
 		}
 	}
 	rcu_read_unlock();

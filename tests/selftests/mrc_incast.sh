@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Incast: N senders at once into one receiver through one bottleneck link
+# (the incast lab, incast.sh: a 20 Mbit/s token bucket with a deep FIFO,
+# codel marking CE above 2 ms of queueing).
+#
+#   - the lab comes up: N + 1 mrc devices, each behind its own veth
+#   - N ibv_rc_pingpong -c at once, 64 KiB messages: every buffer verified
+#   - N ib_write_bw at once, 64 KiB writes: every QP completes, no error
+#   - the bottleneck really queued: codel marked ECN CE (mrc's RC packets
+#     are ECN-capable, ECT(0), with or without a path set)
+#   - no sender's QP failed (retry_exceeded, no error completions) and the
+#     receiver took every sender's packets
+#
+# MRC_QUICK=1: 4 senders and 1 MiB each per phase; otherwise 8 and 2 MiB.
+# Rates and times are printed, never judged.
+# shellcheck source-path=SCRIPTDIR
+# shellcheck disable=SC2317 # functions called through check and traps
+DIR=$(cd "$(dirname "$0")" && pwd)
+source "$DIR/lib.sh"
+source "$DIR/topo.sh"
+source "$DIR/incast.sh"
+require_root
+require_tools ibv_rc_pingpong ib_write_bw jq tc
+
+SCALE=${MRC_TIMEOUT_SCALE:-1}
+N=$(by_mode 8 4)
+ITERS=$(by_mode 32 16)		# 64 KiB messages: 2 MiB or 1 MiB per sender
+RATE=20000			# kbit/s
+SIZE=65536
+TMO=$(tmo 300)
+LOGS=${MRC_TEST_LOGS:-/tmp}/mrc_incast.d
+mkdir -p "$LOGS"
+PORT=$((20000 + $$ % 20000))
+
+cleanup() { incast_cleanup; }
+trap cleanup EXIT
+ktap_header 5
+
+incast_up mrc "$N" "$RATE" codel >"$LOGS/up" 2>&1
+up_rc=$?
+check "incast lab up: $N senders, one receiver, $RATE kbit/s bottleneck with codel" \
+	sh -c "[ $up_rc = 0 ] || cat $LOGS/up; [ $up_rc = 0 ]"
+[ "$up_rc" = 0 ] || ktap_finish
+
+# counters DEV NS: the device's counters as one JSON object
+counters() {
+	netns "$2" rdma -j statistic show link "$1/1" | jq '.[0]'
+}
+for ((k = 1; k <= N; k++)); do counters "${INC_DEV[k]}" "${INC_NS[k]}" >"$LOGS/c0.$k"; done
+counters "$INC_DEV_R" "$INC_NS_R" >"$LOGS/c0.r"
+
+# incast TAG GIDOPT SERVER-CMD... -- CLIENT-CMD...: the server on the
+# receiver and the client on every sender, N pairs at once, each with its
+# own port (-d, GIDOPT with the GID index, -p and the server's address are
+# added); all must exit 0. ip netns exec directly, not on_r: $! must be
+# the process that enters the namespace, for wait_listen.
+incast() {
+	local tag=$1 g=$2 srv=() cli=() k p spids=() cpids=() rc=0
+	shift 2
+	while [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	cli=("$@")
+	for ((k = 1; k <= N; k++)); do
+		p=$((PORT + k))
+		ip netns exec "$INC_NS_R" timeout -k 5 "$TMO" "${srv[@]}" -d "$INC_DEV_R" \
+			"$g" "$INC_GID_R" -p "$p" >"$LOGS/$tag.srv$k" 2>&1 &
+		spids[k]=$!
+	done
+	for ((k = 1; k <= N; k++)); do
+		wait_listen "$INC_NS_R" tcp $((PORT + k)) "${spids[k]}" ||
+			{ rc=1; echo "sender $k: no server listening"; }
+	done
+	for ((k = 1; k <= N; k++)); do
+		ip netns exec "${INC_NS[k]}" timeout -k 5 "$TMO" "${cli[@]}" -d "${INC_DEV[k]}" \
+			"$g" "${INC_GID[k]}" -p $((PORT + k)) "$INC_IP_R" >"$LOGS/$tag.cli$k" 2>&1 &
+		cpids[k]=$!
+	done
+	for ((k = 1; k <= N; k++)); do
+		wait "${cpids[k]}" || { rc=1; echo "sender $k: client failed"; tail -n 5 "$LOGS/$tag.cli$k"; }
+		wait "${spids[k]}" || { rc=1; echo "sender $k: server failed"; tail -n 5 "$LOGS/$tag.srv$k"; }
+	done
+	PORT=$((PORT + N))
+	return $rc
+}
+
+t0=$SECONDS
+check "incast $N:1 ibv_rc_pingpong -c, 64 KiB x $ITERS each: every buffer verified" \
+	incast pp -g ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c -- \
+	ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c
+ktap_info "pingpong phase: $((SECONDS - t0)) s"
+
+t0=$SECONDS
+check "incast $N:1 ib_write_bw, 64 KiB x $ITERS each: every QP completes" \
+	incast bw -x ib_write_bw -F -s "$SIZE" -n "$ITERS" -- \
+	ib_write_bw -F -s "$SIZE" -n "$ITERS"
+ktap_info "write phase: $((SECONDS - t0)) s ($((N * ITERS * SIZE * 8 / 1000 / RATE)) s at line rate)"
+
+incast_qdisc_stats >"$LOGS/qdisc"
+ktap_info "bottleneck: $(jq -c '[.[] | {kind, bytes, packets, drops, ce_mark}]' "$LOGS/qdisc")"
+check "the bottleneck queued: codel marked ECN CE on mrc's packets" \
+	jq -e '[.[] | select(.kind == "codel") | .ce_mark // 0] | add > 0' "$LOGS/qdisc"
+
+# moved: every sender sent without a QP failing, the receiver took packets
+# from all of them
+moved() {
+	local k
+	for ((k = 1; k <= N; k++)); do
+		counters "${INC_DEV[k]}" "${INC_NS[k]}" >"$LOGS/c1.$k"
+		jq -e --slurpfile a "$LOGS/c0.$k" '.retry_exceeded == $a[0].retry_exceeded and
+			.tx_packets > $a[0].tx_packets' "$LOGS/c1.$k" >/dev/null ||
+			{ echo "sender $k: $(jq -c '{tx_packets, retry_exceeded, timeouts, retransmits}' "$LOGS/c1.$k")"; return 1; }
+	done
+	counters "$INC_DEV_R" "$INC_NS_R" >"$LOGS/c1.r"
+	jq -e --slurpfile a "$LOGS/c0.r" '.rx_packets - $a[0].rx_packets >= '"$((N * ITERS * 2 * SIZE / 4096))" \
+		"$LOGS/c1.r" >/dev/null
+}
+check "no sender's QP failed (retry_exceeded unchanged); the receiver took their packets" moved
+for ((k = 1; k <= N; k++)); do
+	ktap_info "sender $k: $(jq -c --slurpfile a "$LOGS/c0.$k" \
+		'{timeouts: (.timeouts - $a[0].timeouts), retransmits: (.retransmits - $a[0].retransmits)}' \
+		"$LOGS/c1.$k" 2>/dev/null)"
+done
+ktap_finish
