@@ -2,7 +2,7 @@
 #
 # mrc: build the module and mrcctl, run the tests, run the demo.
 #
-#   make              mrc.ko (+ KUnit, guard and kverbs test modules) for the test kernel, and mrcctl
+#   make              mrc.ko (+ KUnit, guard, kverbs and trimq test modules) for the test kernel, and mrcctl
 #   make KDIR=DIR     the same against another kernel build tree, e.g.
 #                     KDIR=/lib/modules/6.12.117+deb12-amd64/build
 #   make distro       modules against Debian's linux-headers-6.12-amd64
