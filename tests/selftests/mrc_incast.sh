@@ -3,12 +3,12 @@
 #
 # Incast: N senders at once into one receiver through one bottleneck link
 # (the incast lab, incast.sh: a 20 Mbit/s token bucket with a deep FIFO,
-# codel marking CE above 2 ms of queueing).
+# fq_codel marking CE above 2 ms of queueing).
 #
 #   - the lab comes up: N + 1 mrc devices, each behind its own veth
 #   - N ibv_rc_pingpong -c at once, 64 KiB messages: every buffer verified
 #   - N ib_write_bw at once, 64 KiB writes: every QP completes, no error
-#   - the bottleneck really queued: codel marked ECN CE (mrc's RC packets
+#   - the bottleneck really queued: fq_codel marked ECN CE (mrc's RC packets
 #     are ECN-capable, ECT(0), with or without a path set)
 #   - no sender's QP failed (retry_exceeded, no error completions) and the
 #     receiver took every sender's packets
@@ -38,9 +38,9 @@ cleanup() { incast_cleanup; }
 trap cleanup EXIT
 ktap_header 5
 
-incast_up mrc "$N" "$RATE" codel >"$LOGS/up" 2>&1
+incast_up mrc "$N" "$RATE" fq_codel >"$LOGS/up" 2>&1
 up_rc=$?
-check "incast lab up: $N senders, one receiver, $RATE kbit/s bottleneck with codel" \
+check "incast lab up: $N senders, one receiver, $RATE kbit/s bottleneck with fq_codel" \
 	sh -c "[ $up_rc = 0 ] || cat $LOGS/up; [ $up_rc = 0 ]"
 [ "$up_rc" = 0 ] || ktap_finish
 
@@ -99,8 +99,9 @@ ktap_info "write phase: $((SECONDS - t0)) s ($((N * ITERS * SIZE * 8 / 1000 / RA
 
 incast_qdisc_stats >"$LOGS/qdisc"
 ktap_info "bottleneck: $(jq -c '[.[] | {kind, bytes, packets, drops, ce_mark}]' "$LOGS/qdisc")"
-check "the bottleneck queued: codel marked ECN CE on mrc's packets" \
-	jq -e '[.[] | select(.kind == "codel") | .ce_mark // 0] | add > 0' "$LOGS/qdisc"
+check "the bottleneck queued: fq_codel marked ECN CE on mrc's packets" \
+	jq -e '[.[] | select(.kind == "fq_codel") | .. | objects | .ce_mark? // empty] | add > 0' \
+	"$LOGS/qdisc"
 
 # moved: every sender sent without a QP failing, the receiver took packets
 # from all of them
