@@ -22,6 +22,7 @@
 #include "mrc_ev.h"
 #include "mrc_psn.h"
 #include "mrc_wire.h"
+#include "mrc_cc.h"
 
 /**
  * struct mrc_dev - one mrc RDMA device
@@ -55,6 +56,12 @@
  * @cfg_lock: serialises writers of @peers
  * @peers: path sets (struct mrc_pathset) by remote node; RCU list
  * @ev_count: EVs a new RC QP gets (the device profile)
+ * @cc_lock: guards @cc_on and @cc_params, which a QP copies when it starts
+ * @cc_on: new RC QPs run congestion control (the device profile)
+ * @cc_params: the NSCC knobs they get
+ * @cc_decreases: multiplicative decreases its QPs made
+ * @cc_quick_adapts: quick adapts its QPs made
+ * @cc_timeouts: timeouts that took a packet off a QP's window
  */
 struct mrc_dev {
 	struct ib_device ib_dev;
@@ -87,6 +94,12 @@ struct mrc_dev {
 	struct mutex cfg_lock;		/* writers of @peers */
 	struct list_head peers;
 	u32 ev_count;
+	spinlock_t cc_lock;		/* @cc_on, @cc_params */
+	bool cc_on;
+	struct mrc_cc_params cc_params;
+	atomic64_t cc_decreases;
+	atomic64_t cc_quick_adapts;
+	atomic64_t cc_timeouts;
 };
 
 /* Per-plane counters (per CPU; the first four also in rdma statistic) */
@@ -391,6 +404,10 @@ struct mrc_req {
 	s16 rev_probe_ev;		/* its EV while unanswered, or -1 */
 	u8 rev_backoff;			/* reverse probes unanswered in a row */
 	bool rto_probe;			/* a timeout asks for the SACK state */
+	u16 *txlen;			/* MRC_TX_WIN: payload bytes of each PSN */
+	u32 inflight;			/* payload bytes sent, not acked nor lost */
+	bool cc_on;			/* @cc governs sending */
+	struct mrc_cc cc;		/* NSCC, from the device profile */
 };
 
 /* A receive message the responder is filling (in RQMSN order) */
@@ -718,7 +735,11 @@ struct mrc_pathset *mrc_peer_get(struct mrc_dev *mdev,
 				 const struct in6_addr *peer);
 void mrc_peer_flush(struct mrc_dev *mdev);
 
-/* mrc_netlink.c */
+/* mrc_netlink.c, mrc_nl_cc.c */
+struct genl_info;
+struct mrc_dev *mrc_nl_info_dev(struct genl_info *info, int ia, int na);
+struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
+				 int ia, int na);
 void mrc_nl_notify_plane(struct mrc_dev *mdev, u32 id, struct net *net);
 void mrc_nl_notify_path(struct mrc_dev *mdev, const struct in6_addr *peer);
 void mrc_nl_notify_ev(struct mrc_dev *mdev, u32 qpn, u32 i,
@@ -734,7 +755,11 @@ int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 
 extern struct workqueue_struct *mrc_wq;
 
-/* mrc_netlink.c */
+/* mrc_netlink.c, mrc_nl_cc.c */
+struct genl_info;
+struct mrc_dev *mrc_nl_info_dev(struct genl_info *info, int ia, int na);
+struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
+				 int ia, int na);
 int mrc_netlink_init(void);
 void mrc_netlink_exit(void);
 

@@ -137,6 +137,7 @@ void mrc_comp_flush(struct mrc_qp *qp)
 	r->cur_valid = false;
 	r->rd_outstanding = 0;
 	r->nlost = 0;
+	r->inflight = 0;
 	r->snd_una = r->snd_nxt;
 	mrc_loss_stop(qp);
 }
@@ -156,28 +157,50 @@ static bool ack_in_window(const struct mrc_req *r, u32 psn)
 	       mrc_psn_diff(psn, r->snd_una) >= -(s32)MRC_TX_WIN - 1;
 }
 
+/**
+ * struct ack_news - what one acknowledgment tells congestion control
+ * @bytes: payload it newly acknowledged
+ * @rtt_us: RTT of the newest packet among them that was sent once (0: none)
+ * @seq: that packet's send order
+ * @ecn: it echoes a CE mark
+ */
+struct ack_news {
+	u32 bytes;
+	u32 rtt_us;
+	u32 seq;
+	bool ecn;
+};
+
 /*
  * @psn arrived (its request did, for a READ or atomic): the EV it was sent
  * on, and the RTT of a packet sent once, tell the scheduler and the loss
- * rules.
+ * rules; its bytes are no longer in flight.
  */
-static void mark_acked(struct mrc_qp *qp, u32 psn)
+static void mark_acked(struct mrc_qp *qp, u32 psn, struct ack_news *an)
 {
 	struct mrc_req *r = &qp->req;
-	u32 s = tslot(psn);
+	u32 s = tslot(psn), rtt;
 
 	if (r->txs[s] & MRC_TX_LOST)
 		r->nlost--;
+	else
+		r->inflight -= r->txlen[s];
+	an->bytes += r->txlen[s];
 	r->txs[s] = (r->txs[s] & ~MRC_TX_LOST) | MRC_TX_ACKED;
 	mrc_loss_delivered(qp);
 	if (r->txs[s] & MRC_TX_RTXED)
 		return;
 	mrc_sched_on_ack(qp, r->txev[s], r->txseq[s], r->sent_us[s]);
-	if (!(r->txs[s] & MRC_TX_RD))
-		mrc_loss_rtt_sample(qp, psn, MRC_RTT_EV);
+	if (r->txs[s] & MRC_TX_RD)
+		return;
+	rtt = mrc_loss_rtt_sample(qp, psn, MRC_RTT_EV);
+	if (rtt && (!an->rtt_us || (s32)(r->txseq[s] - an->seq) > 0)) {
+		an->rtt_us = rtt;
+		an->seq = r->txseq[s];
+	}
 }
 
-static void ack_one(struct mrc_qp *qp, u32 psn)
+static void ack_one(struct mrc_qp *qp, u32 psn, struct ack_news *an)
 {
 	struct mrc_req *r = &qp->req;
 	u8 f = r->txs[tslot(psn)];
@@ -185,17 +208,17 @@ static void ack_one(struct mrc_qp *qp, u32 psn)
 	if (mrc_psn_diff(psn, r->snd_una) < 0 ||
 	    mrc_psn_diff(psn, r->snd_nxt) >= 0 || (f & (MRC_TX_ACKED | MRC_TX_RD)))
 		return;
-	mark_acked(qp, psn);
+	mark_acked(qp, psn, an);
 }
 
 /* Cumulative acknowledgment of every PSN up to and including @psn */
-static void ack_upto(struct mrc_qp *qp, u32 psn)
+static void ack_upto(struct mrc_qp *qp, u32 psn, struct ack_news *an)
 {
 	struct mrc_req *r = &qp->req;
 	u32 p;
 
 	for (p = r->snd_una; mrc_psn_diff(psn, p) >= 0; p = mrc_psn_add(p, 1))
-		ack_one(qp, p);
+		ack_one(qp, p, an);
 }
 
 /* What any SACK says: the peer's receive window, news of the EVs */
@@ -205,17 +228,19 @@ static void sack_news(struct mrc_qp *qp, const struct mrc_sack *s)
 	mrc_sched_on_sack(qp, s);
 }
 
-static void sack_recv(struct mrc_qp *qp, const struct mrc_sack *s)
+static void sack_recv(struct mrc_qp *qp, const struct mrc_sack *s,
+		      struct ack_news *an)
 {
 	u32 base, hi = s->cack_psn, i;
 
 	sack_news(qp, s);
-	ack_upto(qp, s->cack_psn);
+	an->ecn = s->mode == MRC_SACK_M_SKIP_ONCE;
+	ack_upto(qp, s->cack_psn, an);
 	base = mrc_psn_add(s->cack_psn, s->sack_offset);
 	for (i = 0; i < MRC_SACK_BITS; i++) {
 		if (!(s->bitmap & BIT_ULL(i)))
 			continue;
-		ack_one(qp, mrc_psn_add(base, i));
+		ack_one(qp, mrc_psn_add(base, i), an);
 		hi = mrc_psn_add(base, i);
 	}
 	/* the PSN after the cumulative ack is missing, or it would be acked */
@@ -268,14 +293,9 @@ static void rnr_nak(struct mrc_qp *qp, u32 psn, u8 timer)
 	if (!in_flight(r, psn) || (r->txs[tslot(psn)] & MRC_TX_ACKED))
 		return;				/* stale */
 	/* the PSN and those sent after it wait out the RNR timer */
-	for (p = psn; p != r->snd_nxt; p = mrc_psn_add(p, 1)) {
-		u8 *f = &r->txs[tslot(p)];
-
-		if (!(*f & (MRC_TX_ACKED | MRC_TX_LOST))) {
-			*f |= MRC_TX_LOST;
-			r->nlost++;
-		}
-	}
+	for (p = psn; p != r->snd_nxt; p = mrc_psn_add(p, 1))
+		if (!(r->txs[tslot(p)] & MRC_TX_ACKED))
+			tx_lost(r, p);
 	if (r->rnr_wait)
 		return;				/* one retry per RNR episode */
 	if (qp->attr.rnr_retry != 7) {
@@ -289,7 +309,8 @@ static void rnr_nak(struct mrc_qp *qp, u32 psn, u8 timer)
 }
 
 /* READ response or atomic ACK: data for the WQE owning the PSN */
-static void rd_response(struct mrc_qp *qp, struct mrc_pkt *pkt)
+static void rd_response(struct mrc_qp *qp, struct mrc_pkt *pkt,
+			struct ack_news *an)
 {
 	struct mrc_req *r = &qp->req;
 	u32 psn = mrc_bth_psn(pkt->hdr), idx, off, want;
@@ -334,10 +355,26 @@ static void rd_response(struct mrc_qp *qp, struct mrc_pkt *pkt)
 	}
 	/* every response is timed: a QP that only reads has no other RTT */
 	mrc_loss_rtt_sample(qp, psn, MRC_RTT_QP);
-	mark_acked(qp, psn);
+	mark_acked(qp, psn, an);
 	return;
 bad:
 	mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
+}
+
+/* Congestion control takes an acknowledgment; the device counts what it did */
+static void cc_ack(struct mrc_qp *qp, const struct ack_news *an)
+{
+	struct mrc_cc *cc = &qp->req.cc;
+	u64 dec = cc->stats.decreases, qa = cc->stats.quick_adapts;
+
+	mrc_cc_on_ack(cc, an->bytes,
+		      min(an->rtt_us, U32_MAX / NSEC_PER_USEC) * NSEC_PER_USEC,
+		      an->ecn, qp->req.inflight, ktime_get_ns());
+	if (cc->stats.decreases != dec)
+		atomic64_add(cc->stats.decreases - dec, &qp->mdev->cc_decreases);
+	if (cc->stats.quick_adapts != qa)
+		atomic64_add(cc->stats.quick_adapts - qa,
+			     &qp->mdev->cc_quick_adapts);
 }
 
 /**
@@ -353,6 +390,7 @@ bool mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb)
 	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
 	struct mrc_req *r = &qp->req;
 	u32 psn = mrc_bth_psn(pkt->hdr);
+	struct ack_news an = {};
 	struct mrc_sack s;
 	u8 syn;
 
@@ -395,7 +433,7 @@ bool mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb)
 				mrc_count(qp->mdev, MRC_CNT_ACK_BAD_PSN, 1);
 				return false;
 			}
-			ack_upto(qp, psn);
+			ack_upto(qp, psn, &an);
 			break;
 		case 1:				/* RNR NAK */
 			rnr_nak(qp, psn, syn & 31);
@@ -421,7 +459,7 @@ bool mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb)
 		break;
 	case MRC_OP_SACK:
 		mrc_count(qp->mdev, MRC_CNT_SACK_RX, 1);
-		sack_recv(qp, &s);
+		sack_recv(qp, &s, &an);
 		break;
 	case MRC_OP_NACK:
 		mrc_count(qp->mdev, MRC_CNT_NACK_RX, 1);
@@ -436,12 +474,14 @@ bool mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb)
 	case MRC_OP_READ_RESP_LAST:
 	case MRC_OP_READ_RESP_ONLY:
 	case MRC_OP_ATOMIC_ACK:
-		rd_response(qp, pkt);
+		rd_response(qp, pkt, &an);
 		break;
 	default:
 		mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
 		return false;
 	}
 	advance_una(qp);
+	if (r->cc_on && (an.bytes || an.ecn))
+		cc_ack(qp, &an);
 	return true;
 }

@@ -273,6 +273,14 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 	mutex_init(&mdev->cfg_lock);
 	INIT_LIST_HEAD(&mdev->peers);
 	mdev->ev_count = MRC_DEFAULT_EVS;
+	spin_lock_init(&mdev->cc_lock);
+	/*
+	 * Off until the operator sets it on (mrcctl cc set): NSCC's knobs
+	 * must fit the fabric's RTT and rates, which a device cannot know.
+	 */
+	mdev->cc_on = false;
+	mrc_cc_params_default(&mdev->cc_params, MRC_CC_MTU, MRC_CC_LINK_MBPS,
+			      MRC_CC_BASE_RTT_NS, false);
 	mdev->path_mtu = IB_MTU_256;	/* until plane 0 is attached */
 	atomic_set(&mdev->num_ucontext, 0);
 	atomic_set(&mdev->num_pd, 0);

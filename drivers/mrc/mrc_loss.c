@@ -50,20 +50,22 @@
  * its acknowledgment does not tell which copy arrived (Karn). The QP's
  * estimate (for the RTO) is RFC 6298's smoothed RTT and deviation; a new
  * sample takes back every backoff of the RTO.
+ *
+ * Return: the sample, us (at least 1), or 0 when there is none.
  */
-void mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind)
+u32 mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind)
 {
 	struct mrc_req *r = &qp->req;
 	u32 s = now_us() - r->sent_us[tslot(psn)];
 
 	if (r->txs[tslot(psn)] & MRC_TX_RTXED)
-		return;
+		return 0;
 	if (kind == MRC_RTT_EV) {
 		mrc_sched_on_rtt(qp, r->txev[tslot(psn)], s);
-		return;
+		return max(s, 1U);
 	}
 	if (s > MRC_RTT_MAX_US)
-		return;
+		return 0;
 	r->rto_backoff = 0;
 	r->last_rtt_us = s;
 	if (!r->srtt_us) {
@@ -75,6 +77,7 @@ void mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind)
 		r->rttvar_us = (3 * r->rttvar_us + d) / 4;
 		r->srtt_us = (7 * r->srtt_us + s) / 8;
 	}
+	return max(s, 1U);
 }
 
 /* ---- retransmission timer ---------------------------------------------- */
@@ -276,8 +279,7 @@ void mrc_loss_mark(struct mrc_qp *qp, u32 psn, int sig)
 	struct mrc_req *r = &qp->req;
 	u32 s = tslot(psn);
 
-	r->txs[s] |= MRC_TX_LOST;
-	r->nlost++;
+	tx_lost(r, psn);
 	mrc_sched_on_loss(qp, r->txev[s], r->txseq[s],
 			  r->txs[s] & MRC_TX_RD ? -1 : sig);
 }
@@ -454,6 +456,11 @@ bool mrc_loss_timeout(struct mrc_qp *qp)
 		if (!(*f & MRC_TX_LOST))
 			mrc_loss_mark(qp, p, psn_sig(qp, p, sig, now));
 		n++;
+	}
+	/* the oldest resend comes off the window, once per timeout */
+	if (r->cc_on && n) {
+		mrc_cc_on_timeout(&r->cc, qp->mtu);
+		atomic64_inc(&qp->mdev->cc_timeouts);
 	}
 	r->rto_probe = true;
 	arm(qp);

@@ -142,7 +142,11 @@ static struct mrc_dev *req_dev(struct net *net, struct nlattr **attrs,
 	return mdev;
 }
 
-static struct mrc_dev *info_dev(struct genl_info *info, int ia, int na)
+/*
+ * The device request @info names by index or name (attributes @ia and
+ * @na), in the caller's namespace, referenced (ib_device_put() it).
+ */
+struct mrc_dev *mrc_nl_info_dev(struct genl_info *info, int ia, int na)
 {
 	return req_dev(genl_info_net(info), info->attrs, ia, na, info->extack);
 }
@@ -157,18 +161,18 @@ static bool ns_admin(const struct sk_buff *skb, const struct net *net,
 	return false;
 }
 
-/* info_dev() of a request that changes the device or looks into its QPs */
-static struct mrc_dev *admin_dev(struct sk_buff *skb, struct genl_info *info,
+/* mrc_nl_info_dev() of a request that changes the device or looks into QPs */
+struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
 				 int ia, int na)
 {
 	if (!ns_admin(skb, genl_info_net(info), info->extack))
 		return ERR_PTR(-EPERM);
-	return info_dev(info, ia, na);
+	return mrc_nl_info_dev(info, ia, na);
 }
 
 int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_dev *mdev = admin_dev(skb, info, MRC_A_DEV_INDEX,
+	struct mrc_dev *mdev = mrc_nl_admin_dev(skb, info, MRC_A_DEV_INDEX,
 					 MRC_A_DEV_NAME);
 
 	if (IS_ERR(mdev))
@@ -261,7 +265,7 @@ static int req_plane_id(struct genl_info *info, u32 *id)
 
 int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_dev *mdev = info_dev(info, MRC_A_PLANE_DEV_INDEX,
+	struct mrc_dev *mdev = mrc_nl_info_dev(info, MRC_A_PLANE_DEV_INDEX,
 					MRC_A_PLANE_DEV_NAME);
 	struct sk_buff *msg;
 	u32 id;
@@ -366,7 +370,7 @@ int mrc_nl_plane_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_dev *mdev = admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
+	struct mrc_dev *mdev = mrc_nl_admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
 					 MRC_A_PLANE_DEV_NAME);
 	struct net_device *ndev;
 	int err, id = -1;
@@ -405,7 +409,7 @@ out:
 
 int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_dev *mdev = admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
+	struct mrc_dev *mdev = mrc_nl_admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
 					 MRC_A_PLANE_DEV_NAME);
 	struct nlattr *ifi = info->attrs[MRC_A_PLANE_IFINDEX];
 	struct nlattr *ida = info->attrs[MRC_A_PLANE_ID];
@@ -441,7 +445,7 @@ int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
 /* The request's allow prefixes replace the plane's (none: any source) */
 int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_dev *mdev = admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
+	struct mrc_dev *mdev = mrc_nl_admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
 					 MRC_A_PLANE_DEV_NAME);
 	struct mrc_prefix *p = NULL;
 	struct nlattr *a;
@@ -593,7 +597,7 @@ static int req_path(struct genl_info *info, struct mrc_dev **mdevp,
 
 	memset(cfg, 0, sizeof(*cfg));
 	*match = 0;
-	mdev = info_dev(info, MRC_A_PATH_DEV_INDEX, MRC_A_PATH_DEV_NAME);
+	mdev = mrc_nl_info_dev(info, MRC_A_PATH_DEV_INDEX, MRC_A_PATH_DEV_NAME);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_PATH_PEER)) {
@@ -813,7 +817,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 idx, state;
 	int err = 0;
 
-	mdev = admin_dev(skb, info, MRC_A_EV_DEV_INDEX, MRC_A_EV_DEV_NAME);
+	mdev = mrc_nl_admin_dev(skb, info, MRC_A_EV_DEV_INDEX, MRC_A_EV_DEV_NAME);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_EV_QPN) ||

@@ -47,6 +47,15 @@ enum mrc_identity {
 /* EVs a new RC QP gets unless the device profile says otherwise */
 #define MRC_DEFAULT_EVS		128
 
+/*
+ * The fabric the default NSCC profile is derived for (mrc_cc_params_default()):
+ * MRC's, 100 Gb/s links and an unloaded RTT of 100 us, NICs and software
+ * included; 4096-byte MTU packets.
+ */
+#define MRC_CC_LINK_MBPS	100000
+#define MRC_CC_BASE_RTT_NS	100000
+#define MRC_CC_MTU		4096
+
 /* the driver's version, also reported as firmware version */
 #define MRC_VERSION_MAJOR	0
 #define MRC_VERSION_MINOR	1

@@ -27,10 +27,11 @@ int mrc_req_init(struct mrc_qp *qp)
 	r->txseq = kcalloc(MRC_TX_WIN, sizeof(*r->txseq), GFP_KERNEL_ACCOUNT);
 	r->sent_us = kcalloc(MRC_TX_WIN, sizeof(*r->sent_us),
 			     GFP_KERNEL_ACCOUNT);
+	r->txlen = kcalloc(MRC_TX_WIN, sizeof(*r->txlen), GFP_KERNEL_ACCOUNT);
 	r->copies = kvcalloc(slots, qp->sq_elem, MRC_GFP_USER);
 	r->meta = kvcalloc(slots, sizeof(*r->meta), MRC_GFP_USER);
-	if (!r->txs || !r->txev || !r->txseq || !r->sent_us || !r->copies ||
-	    !r->meta) {
+	if (!r->txs || !r->txev || !r->txseq || !r->sent_us || !r->txlen ||
+	    !r->copies || !r->meta) {
 		mrc_req_cleanup(qp);
 		return -ENOMEM;
 	}
@@ -48,14 +49,34 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 	kfree(r->txev);
 	kfree(r->txseq);
 	kfree(r->sent_us);
+	kfree(r->txlen);
 	kvfree(r->copies);
 	kvfree(r->meta);
 	r->txs = NULL;
 	r->txev = NULL;
 	r->txseq = NULL;
 	r->sent_us = NULL;
+	r->txlen = NULL;
 	r->copies = NULL;
 	r->meta = NULL;
+}
+
+/*
+ * Congestion control as the device's profile has it now: a QP keeps what
+ * it started with (the profile may change under it).
+ */
+static void cc_start(struct mrc_qp *qp)
+{
+	struct mrc_dev *mdev = qp->mdev;
+	struct mrc_cc_params p;
+	struct mrc_req *r = &qp->req;
+
+	spin_lock(&mdev->cc_lock);
+	r->cc_on = mdev->cc_on && qp->ibqp.qp_type == IB_QPT_RC;
+	p = mdev->cc_params;
+	spin_unlock(&mdev->cc_lock);
+	if (r->cc_on)
+		mrc_cc_init(&r->cc, &p, qp->mtu);
 }
 
 /* RESET, and RTR -> RTS: start from sq_psn with nothing in flight */
@@ -89,7 +110,9 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->rto_backoff = 0;
 	r->last_rtt_us = 0;
 	r->since_ackreq = 0;
+	r->inflight = 0;
 	memset(r->txs, 0, MRC_TX_WIN);
+	cc_start(qp);
 }
 
 /**

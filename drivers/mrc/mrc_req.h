@@ -48,6 +48,21 @@ static inline bool in_flight(const struct mrc_req *r, u32 psn)
 	       mrc_psn_diff(psn, r->snd_nxt) < 0;
 }
 
+/*
+ * @psn, in flight, did not arrive: it waits to be sent again, and its
+ * bytes are no longer in flight (congestion control's count).
+ */
+static inline void tx_lost(struct mrc_req *r, u32 psn)
+{
+	u32 s = tslot(psn);
+
+	if (r->txs[s] & MRC_TX_LOST)
+		return;
+	r->txs[s] |= MRC_TX_LOST;
+	r->nlost++;
+	r->inflight -= r->txlen[s];
+}
+
 /* the EV @psn was last sent on, or NULL (no EV set) */
 static inline struct mrc_ev *tx_ev(struct mrc_qp *qp, u32 psn)
 {
@@ -90,7 +105,7 @@ enum mrc_rtt_kind {
 	MRC_RTT_QP,		/* the cumulative ack, a response: the RTO's */
 };
 
-void mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind);
+u32 mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind);
 void mrc_loss_check(struct mrc_qp *qp, u32 psn, u32 high);
 void mrc_loss_mark(struct mrc_qp *qp, u32 psn, int sig);
 void mrc_loss_delivered(struct mrc_qp *qp);

@@ -193,11 +193,12 @@ static u8 rc_opcode(u32 op, bool first, bool last)
 
 /*
  * Build the packet for PSN first_psn + @k of WQE @idx; a READ request asks
- * for @n PSNs from there. Returns NULL (and sets m->status) on a local
- * error, or on allocation failure with the status untouched.
+ * for @n PSNs from there; @ackreq_now asks for an acknowledgment whatever
+ * the count. Returns NULL (and sets m->status) on a local error, or on
+ * allocation failure with the status untouched.
  */
 static struct sk_buff *build_rc(struct mrc_qp *qp, u32 idx, u32 k, u32 n,
-				bool rtx)
+				bool rtx, bool ackreq_now)
 {
 	struct rxe_send_wqe *w = wcopy(qp, idx);
 	struct mrc_swqe *m = wmeta(qp, idx);
@@ -205,7 +206,7 @@ static struct sk_buff *build_rc(struct mrc_qp *qp, u32 idx, u32 k, u32 n,
 	bool first = !k, last = k + n == m->npkts;
 	u32 off = k * qp->mtu, paylen = 0, psn = m->first_psn + k;
 	bool is_read = m->opcode == IB_WR_RDMA_READ;
-	bool ackreq = last || rtx || is_read || m->rd_atomic;
+	bool ackreq = last || rtx || is_read || m->rd_atomic || ackreq_now;
 	struct mrc_pkt pkt;
 	struct sk_buff *skb;
 	unsigned int hlen;
@@ -278,9 +279,12 @@ static struct sk_buff *build_rc(struct mrc_qp *qp, u32 idx, u32 k, u32 n,
 	return skb;
 }
 
-/* @skb of PSNs @psn.. is sent: address it, pick its EV, note them */
+/*
+ * @skb of PSNs @psn.. is sent: address it, pick its EV, note them. @bytes:
+ * its payload, in flight until acknowledged or lost (a resend's is noted).
+ */
 static void mark_sent(struct mrc_qp *qp, struct sk_buff *skb, u32 psn, u32 n,
-		      bool rd, bool rtx)
+		      u32 bytes, bool rd, bool rtx)
 {
 	struct mrc_req *r = &qp->req;
 	int ev = mrc_sched_pick(qp, skb, rtx ? MRC_STAMP_RTX : MRC_STAMP_DATA);
@@ -293,15 +297,27 @@ static void mark_sent(struct mrc_qp *qp, struct sk_buff *skb, u32 psn, u32 n,
 		r->txseq[s] = r->tx_seq;
 
 		if (rtx) {
-			if (r->txs[s] & MRC_TX_LOST)
+			if (r->txs[s] & MRC_TX_LOST) {
 				r->nlost--;
+				r->inflight += r->txlen[s];
+			}
 			r->txs[s] = (r->txs[s] & ~MRC_TX_LOST) | MRC_TX_RTXED;
 		} else {
 			r->txs[s] = rd ? MRC_TX_RD : 0;
+			r->txlen[s] = i ? 0 : bytes;
+			r->inflight += r->txlen[s];
 		}
 		r->sent_us[s] = t;
 	}
 	r->tx_seq++;
+}
+
+/* Does congestion control let @bytes more go? */
+static bool cc_allows(const struct mrc_qp *qp, u32 bytes)
+{
+	const struct mrc_req *r = &qp->req;
+
+	return !r->cc_on || mrc_cc_may_send(&r->cc, r->inflight, bytes);
 }
 
 /* Resend lost PSNs, oldest first. */
@@ -323,14 +339,17 @@ static int send_lost(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 			r->nlost--;
 			continue;
 		}
+		if (!cc_allows(qp, r->txlen[tslot(psn)]))
+			break;
 		m = wmeta(qp, idx);
-		skb = build_rc(qp, idx, mrc_psn_diff(psn, m->first_psn), 1, true);
+		skb = build_rc(qp, idx, mrc_psn_diff(psn, m->first_psn), 1, true,
+			       false);
 		if (!skb) {
 			if (m->status != IB_WC_SUCCESS)
 				m->done = true;
 			break;
 		}
-		mark_sent(qp, skb, psn, 1, false, true);
+		mark_sent(qp, skb, psn, 1, 0, false, true);
 		mrc_count(qp->mdev, MRC_CNT_RETRANS, 1);
 		__skb_queue_tail(txq, skb);
 		budget--;
@@ -339,16 +358,30 @@ static int send_lost(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 }
 
 /*
- * May @n new PSNs go now? The one gate of the send path: the peer's
- * receive window (its MPR, which its SACKs advertise) bounds the PSNs in
- * flight. Resends are not gated: their PSNs are in flight already.
+ * May @n new PSNs of @bytes of payload go now? The one gate of the send
+ * path: the peer's receive window (its MPR, which its SACKs advertise)
+ * bounds the PSNs in flight, congestion control the bytes. Resends pass
+ * congestion control only: their PSNs are in the window already.
  */
-static bool may_send(const struct mrc_qp *qp, u32 n)
+static bool may_send(const struct mrc_qp *qp, u32 n, u32 bytes)
 {
 	const struct mrc_req *r = &qp->req;
 
 	return mrc_psn_diff(mrc_psn_add(r->snd_nxt, n), r->snd_una) <=
-	       r->peer_win;
+	       r->peer_win && cc_allows(qp, bytes);
+}
+
+/*
+ * After a packet of @bytes, would congestion control stop the next one?
+ * Then it asks for an acknowledgment: the responder acknowledges only
+ * every so many packets, and a window smaller than that would otherwise
+ * wait for the timer.
+ */
+static bool window_fills(const struct mrc_qp *qp, u32 bytes)
+{
+	const struct mrc_req *r = &qp->req;
+
+	return r->cc_on && !mrc_cc_may_send(&r->cc, r->inflight + bytes, qp->mtu);
 }
 
 /* Send packets never sent, while may_send() allows. */
@@ -359,7 +392,7 @@ static int send_new(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 	while (budget > 0 && qp->state == IB_QPS_RTS) {
 		struct sk_buff *skb;
 		struct mrc_swqe *m;
-		u32 n = 1;
+		u32 n = 1, bytes;
 
 		if (!r->cur_valid) {
 			if (!fetch_rc(qp))
@@ -370,9 +403,11 @@ static int send_new(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 		m = wmeta(qp, r->cur_idx);
 		if (m->opcode == IB_WR_RDMA_READ)
 			n = min3(m->npkts - m->sent, MRC_READ_CHUNK, r->peer_win);
-		if (!may_send(qp, n))
+		bytes = m->rd_atomic ? 0 : min(qp->mtu, m->length - m->sent * qp->mtu);
+		if (!may_send(qp, n, bytes))
 			break;
-		skb = build_rc(qp, r->cur_idx, m->sent, n, false);
+		skb = build_rc(qp, r->cur_idx, m->sent, n, false,
+			       window_fills(qp, bytes));
 		if (!skb) {
 			if (m->status != IB_WC_SUCCESS) {
 				/* the WQE ends here: skip its other PSNs */
@@ -381,7 +416,7 @@ static int send_new(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 			}
 			break;
 		}
-		mark_sent(qp, skb, r->snd_nxt, n, m->rd_atomic, false);
+		mark_sent(qp, skb, r->snd_nxt, n, bytes, m->rd_atomic, false);
 		r->snd_nxt = mrc_psn_add(r->snd_nxt, n);
 		m->sent += n;
 		if (m->sent == m->npkts)

@@ -12,6 +12,10 @@
 #     are ECN-capable, ECT(0), with or without a path set)
 #   - no sender's QP failed (retry_exceeded, no error completions) and the
 #     receiver took every sender's packets
+#   - congestion control off (the default) never acted; then on (NSCC, with
+#     knobs for this lab: 20 Mbit/s, an RTT of about a millisecond): both
+#     incasts again, every buffer verified, every QP completes, and the
+#     senders' NSCC cut their windows on the ECN marks
 #
 # MRC_QUICK=1: 4 senders and 1 MiB each per phase; otherwise 8 and 2 MiB.
 # Rates and times are printed, never judged.
@@ -23,6 +27,7 @@ source "$DIR/topo.sh"
 source "$DIR/incast.sh"
 require_root
 require_tools ibv_rc_pingpong ib_write_bw jq tc
+require_mrcctl
 
 SCALE=${MRC_TIMEOUT_SCALE:-1}
 N=$(by_mode 8 4)
@@ -36,7 +41,7 @@ PORT=$((20000 + $$ % 20000))
 
 cleanup() { incast_cleanup; }
 trap cleanup EXIT
-ktap_header 5
+ktap_header 10
 
 incast_up mrc "$N" "$RATE" fq_codel >"$LOGS/up" 2>&1
 up_rc=$?
@@ -118,6 +123,62 @@ moved() {
 		"$LOGS/c1.r" >/dev/null
 }
 check "no sender's QP failed (retry_exceeded unchanged); the receiver took their packets" moved
+for ((k = 1; k <= N; k++)); do
+	ktap_info "sender $k: $(jq -c --slurpfile a "$LOGS/c0.$k" \
+		'{timeouts: (.timeouts - $a[0].timeouts), retransmits: (.retransmits - $a[0].retransmits)}' \
+		"$LOGS/c1.$k" 2>/dev/null)"
+done
+
+# cc_sum KEY: KEY of every sender's congestion control profile, added up
+cc_sum() {
+	local k t=0 v
+	for ((k = 1; k <= N; k++)); do
+		v=$("$TOPO_MRCCTL" -n "${INC_NS[k]}" -j cc show dev "${INC_DEV[k]}" | jq ".[0].$1") ||
+			return 1
+		t=$((t + v))
+	done
+	echo "$t"
+}
+off_dec=$(cc_sum decreases) off_qa=$(cc_sum quick_adapts)
+check "congestion control off (the default) never acted: no decrease, no quick adapt" \
+	test "${off_dec:-x}" = 0 -a "${off_qa:-x}" = 0
+
+# NSCC for this lab: the increases of mrc_cc_params_default() for
+# 20 Mbit/s, 1 ms and MTU 1024; a base RTT below what TCG measures (the
+# largest window shrinks with a smaller one), a target of 1 ms (2.5 KB at
+# the bottleneck, under fq_codel's 2 ms) and a largest window that fills the
+# bottleneck at the KASAN kernel's RTTs
+CC_LAB=(algo nscc base_rtt 100000 target_delay 1000000 max_cwnd 16384 eta 2 'fi' 85
+	fi_scale 273 qa_threshold 4000000 adjust_bytes_threshold 8192
+	adjust_period_threshold 1000000)
+cc_on() {
+	local k
+	for ((k = 1; k <= N; k++)); do
+		"$TOPO_MRCCTL" -n "${INC_NS[k]}" cc set dev "${INC_DEV[k]}" "${CC_LAB[@]}" || return 1
+	done
+	"$TOPO_MRCCTL" -n "$INC_NS_R" cc set dev "$INC_DEV_R" "${CC_LAB[@]}"
+}
+check "NSCC on every device (mrcctl cc set), knobs for this lab" cc_on
+for ((k = 1; k <= N; k++)); do counters "${INC_DEV[k]}" "${INC_NS[k]}" >"$LOGS/c0.$k"; done
+counters "$INC_DEV_R" "$INC_NS_R" >"$LOGS/c0.r"
+
+t0=$SECONDS
+check "NSCC: incast $N:1 ibv_rc_pingpong -c, 64 KiB x $ITERS each: every buffer verified" \
+	incast ccpp -g ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c -- \
+	ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c
+ktap_info "NSCC pingpong phase: $((SECONDS - t0)) s"
+t0=$SECONDS
+check "NSCC: incast $N:1 ib_write_bw, 64 KiB x $ITERS each: every QP completes" \
+	incast ccbw -x ib_write_bw -F -s "$SIZE" -n "$ITERS" -- \
+	ib_write_bw -F -s "$SIZE" -n "$ITERS"
+ktap_info "NSCC write phase: $((SECONDS - t0)) s"
+dec=$(cc_sum decreases) qa=$(cc_sum quick_adapts) cto=$(cc_sum timeouts)
+ktap_info "NSCC: decreases $dec, quick adapts $qa, timeouts $cto"
+nscc_acted() {
+	[ $((${dec:-0} + ${qa:-0})) -gt 0 ] || { echo "no decrease, no quick adapt"; return 1; }
+	moved
+}
+check "NSCC: the senders cut their windows (decreases, quick adapts); no QP failed" nscc_acted
 for ((k = 1; k <= N; k++)); do
 	ktap_info "sender $k: $(jq -c --slurpfile a "$LOGS/c0.$k" \
 		'{timeouts: (.timeouts - $a[0].timeouts), retransmits: (.retransmits - $a[0].retransmits)}' \

@@ -3,7 +3,8 @@
 #
 # mrcctl and the "mrc" generic netlink family: device listing per network
 # namespace (run in it, or with -n), JSON output, lookups, clear errors, multi-part dumps,
-# a plane's source prefixes (set, shown, cleared, refused).
+# a plane's source prefixes (set, shown, cleared, refused), the congestion
+# control profile (every knob round-trips, bad values refused with a reason).
 #
 #   ns a: mrca on va  <-- veth -->  ns b: mrcb on vb
 #
@@ -17,7 +18,7 @@ modprobe -q ib_uverbs
 modprobe -q veth
 modprobe -q dummy
 
-ktap_header 25
+ktap_header 31
 trap cleanup_ns EXIT
 setup_ns a b
 ip link add va netns "$a" type veth peer name vb netns "$b"
@@ -72,6 +73,56 @@ err=$(A plane set dev mrca id 7 allow any 2>&1); rc=$?
 check "plane set of a missing plane: refused, the kernel says why" \
 	bash -c "[ $rc = 1 ] && [[ '$err' == *'no such plane'* ]]"
 
+# -- the congestion control profile: off by default, every knob round-trips,
+# bad values are refused with the kernel's reason and change nothing
+check "cc show: algo none by default, every NSCC knob shown" \
+	bash -c "A -j cc show dev mrca | jq -e '.[0].algo == \"none\" and
+		([.[0] | .base_rtt, .target_delay, .max_cwnd, .eta, .fi, .fi_scale, .gamma,
+		.max_md_jump, .qa_gate, .qa_threshold, .adjust_bytes_threshold,
+		.adjust_period_threshold, .disable_qa, .decreases] | all(type == \"number\"))'"
+# each knob alone, to a value the rest of the profile allows
+CC_SET=(algo:nscc base_rtt:200000 target_delay:150000 max_cwnd:1000000 eta:1000 fi:5000
+	fi_scale:70000 gamma:40000 max_md_jump:30000 qa_gate:4 qa_threshold:800000
+	adjust_bytes_threshold:16384 adjust_period_threshold:150000 disable_qa:1 algo:none)
+cc_roundtrip() {
+	local kv k v
+	for kv in "${CC_SET[@]}"; do
+		k=${kv%%:*} v=${kv#*:}
+		A cc set dev mrca "$k" "$v" || return 1
+		A -j cc show dev mrca | jq -e --arg k "$k" --arg v "$v" '.[0][$k] | tostring == $v' \
+			>/dev/null || { echo "$k: set $v, shown $(A -j cc show dev mrca | jq -c ".[0].$k")"; return 1; }
+	done
+}
+check "cc set: each of the 13 knobs and algo round-trips" cc_roundtrip
+CC_SAVED=$(mktemp)
+A -j cc show dev mrca >"$CC_SAVED"
+# cc_refused REASON ARGS...: cc set ARGS fails with exit 1 and REASON, the
+# profile unchanged
+cc_refused() {
+	local want=$1 err rc
+	shift
+	err=$(A cc set dev mrca "$@" 2>&1); rc=$?
+	[ "$rc" = 1 ] && [[ $err == *"$want"* ]] ||
+		{ echo "exit $rc: $err"; return 1; }
+	[ "$(A -j cc show dev mrca | jq -c 'map(del(.decreases, .quick_adapts, .timeouts))')" = \
+		"$(jq -c 'map(del(.decreases, .quick_adapts, .timeouts))' "$CC_SAVED")" ]
+}
+check "cc set: qa_threshold below target_delay refused, the kernel says why" \
+	cc_refused "qa_threshold below target_delay" qa_threshold 1000
+cc_refusals() {
+	cc_refused 'gamma not in (0, 1]' gamma 0 &&
+		cc_refused 'max_md_jump not in (0, 1/2]' max_md_jump 40000 &&
+		cc_refused 'base_rtt is 0' base_rtt 0 && cc_refused 'qa_gate above 31' qa_gate 32
+}
+check "cc set: gamma 0, max_md_jump above 1/2, base_rtt 0, qa_gate 32 refused with their reasons" \
+	cc_refusals
+check "cc set: bad words are usage errors (exit 2), nothing sent" \
+	bash -c "A cc set dev mrca algo reno 2>&1 | grep -q 'invalid algo'; [ \${PIPESTATUS[0]} = 2 ] &&
+		A cc set dev mrca window 5 2>&1 | grep -q 'Try'; [ \${PIPESTATUS[0]} = 2 ] &&
+		A cc set dev mrca gamma lots 2>&1 | grep -q 'invalid gamma'; [ \${PIPESTATUS[0]} = 2 ] &&
+		A cc set dev mrca 2>&1 | grep -q 'nothing to set'; [ \${PIPESTATUS[0]} = 2 ]"
+rm -f "$CC_SAVED"
+
 # -- privileges: any user may look; changes and a QP's EVs need
 # CAP_NET_ADMIN in the user namespace owning the device's namespace
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
@@ -81,7 +132,7 @@ check "a user without CAP_NET_ADMIN: dev show works" \
 refused() { [ "$1" = 1 ] && [[ $2 == *"needs CAP_NET_ADMIN in the device's network namespace"* ]]; }
 # shellcheck disable=SC2086 # $req: the request's words
 for req in "dev set mrca evs 4" "ev show dev mrca qpn 1" "plane del dev mrca id 1" \
-	"plane set dev mrca id 0 allow any"; do
+	"plane set dev mrca id 0 allow any" "cc set dev mrca algo nscc"; do
 	err=$(netns "$a" "${NOBODY[@]}" "$MRCCTL" $req 2>&1); rc=$?
 	check "a user without CAP_NET_ADMIN: $req refused, the kernel says why" \
 		refused "$rc" "$err"

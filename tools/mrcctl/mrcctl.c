@@ -50,7 +50,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: mrcctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 	      "       mrcctl [ OPTIONS ] help\n"
-	      "OBJECT := { dev | plane | path | ev | stats | fabric | monitor }\n"
+	      "OBJECT := { dev | plane | path | ev | cc | stats | fabric | monitor }\n"
 	      "OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -V[ersion] | -h[elp] }\n"
 	      "\n"
 	      "mrcctl dev show [ DEV ]\n"
@@ -64,6 +64,8 @@ static void usage(FILE *f)
 	      "mrcctl path del dev DEV peer ADDR [ plane N [ usid CONTAINER | srh SEGS | remote ADDR ] ]\n"
 	      "mrcctl ev show dev DEV qpn N\n"
 	      "mrcctl ev { deny | allow } dev DEV qpn N index I\n"
+	      "mrcctl cc show [ dev DEV ]\n"
+	      "mrcctl cc set dev DEV [ algo { nscc | none } ] [ KNOB ]...\n"
 	      "mrcctl stats [ dev DEV ]\n"
 	      "mrcctl fabric load FILE dev DEV host NAME [ -n | --dry-run ]\n"
 	      "mrcctl fabric show FILE host NAME [ dev DEV ]\n"
@@ -71,6 +73,10 @@ static void usage(FILE *f)
 	      "\n"
 	      "PATH := { usid CONTAINER [ remote ADDR ] | srh SEGS [ remote ADDR ] | remote ADDR }\n"
 	      "SEGS := SEG[,SEG...]\n"
+	      "KNOB := { { base_rtt | target_delay | qa_threshold | adjust_period_threshold } NS |\n"
+	      "          { max_cwnd | eta | fi | adjust_bytes_threshold } BYTES |\n"
+	      "          { fi_scale | gamma | max_md_jump } N (in 1/65536) |\n"
+	      "          qa_gate N | disable_qa { 0 | 1 } }\n"
 	      "\n"
 	      "DEV is an mrc RDMA device, IFNAME an Ethernet netdev, ADDR an IPv6\n"
 	      "address, CONTAINER an SRv6 uSID container (block, then 16-bit uSIDs,\n"
@@ -86,6 +92,10 @@ static void usage(FILE *f)
 	      "transport learns; ev allow makes it usable again (\"ev I\" is the same\n"
 	      "as \"index I\"). monitor prints plane and path set changes and EV state\n"
 	      "changes as they happen, until interrupted or after N events.\n"
+	      "cc set changes the congestion control profile new RC QPs of DEV get\n"
+	      "(NSCC, with the knobs of the OCP MRC API; algo none: no congestion\n"
+	      "control); the knobs given are checked together, and a bad one is\n"
+	      "refused with the reason.\n"
 	      "See mrcctl(8).\n"
 	      "\n"
 	      "Devices are created and removed with rdma(8):\n"
@@ -117,6 +127,10 @@ static const struct cmd ev_cmds[] = {
 	{ "allow", ev_allow }, {}
 };
 
+static const struct cmd cc_cmds[] = {
+	{ "show", cc_show }, { "list", cc_show }, { "set", cc_set }, {}
+};
+
 static const struct cmd fabric_cmds[] = {
 	{ "load", fabric_load }, { "show", fabric_show }, {}
 };
@@ -126,7 +140,7 @@ static const struct {
 	const struct cmd *cmds;
 } objects[] = {
 	{ "dev", dev_cmds }, { "plane", plane_cmds }, { "path", path_cmds },
-	{ "ev", ev_cmds }, { "fabric", fabric_cmds },
+	{ "ev", ev_cmds }, { "cc", cc_cmds }, { "fabric", fabric_cmds },
 };
 
 /* OBJECT [ COMMAND [ ARGS ] ]; no COMMAND is "show" where there is one */

@@ -3,7 +3,7 @@
  * mrcctl: what its files share. mrcctl.c: main, the commands, help;
  * parse.c: the command line's words; rec.c: records, printed as text or
  * JSON; nl.c: the "mrc" generic netlink family; then one file an object:
- * dev.c (and planes), path.c, ev.c, stats.c, monitor.c, fabric.c.
+ * dev.c (and planes), path.c, ev.c, cc.c, stats.c, monitor.c, fabric.c.
  */
 #ifndef MRCCTL_H
 #define MRCCTL_H
@@ -33,6 +33,7 @@
 static_assert(NL_ATTR_MAX >= MRC_A_PLANE_MAX, "NL_ATTR_MAX is too small");
 static_assert(NL_ATTR_MAX >= MRC_A_PATH_MAX, "NL_ATTR_MAX is too small");
 static_assert(NL_ATTR_MAX >= MRC_A_EV_MAX, "NL_ATTR_MAX is too small");
+static_assert(NL_ATTR_MAX >= MRC_A_CC_MAX, "NL_ATTR_MAX is too small");
 
 struct recs;
 
@@ -185,6 +186,11 @@ int plane_add(struct ctx *c, int argc, char **argv);
 int plane_del(struct ctx *c, int argc, char **argv);
 int plane_set(struct ctx *c, int argc, char **argv);
 void plane_ntf_rec(struct rec *r, const struct nlattr **tb);
+
+/* ---- cc.c ----------------------------------------------------------- */
+
+int cc_show(struct ctx *c, int argc, char **argv);
+int cc_set(struct ctx *c, int argc, char **argv);
 
 /* ---- path.c --------------------------------------------------------- */
 

@@ -83,6 +83,17 @@ enum mrc_ev_cause {
 	MRC_EV_CAUSE_ALLOW,
 };
 
+/**
+ * enum mrc_cc_algo - Congestion control of an RC QP.
+ * @MRC_CC_ALGO_NONE: None; the peer's receive window (MPR) alone bounds what
+ *   flies.
+ * @MRC_CC_ALGO_NSCC: UEC 1.0 NSCC, as MRC 1.0 uses it ("uet-1.0-nscc").
+ */
+enum mrc_cc_algo {
+	MRC_CC_ALGO_NONE,
+	MRC_CC_ALGO_NSCC,
+};
+
 enum {
 	MRC_A_DEV_INDEX = 1,
 	MRC_A_DEV_NAME,
@@ -160,6 +171,31 @@ enum {
 };
 
 enum {
+	MRC_A_CC_DEV_INDEX = 1,
+	MRC_A_CC_DEV_NAME,
+	MRC_A_CC_ALGO,
+	MRC_A_CC_BASE_RTT,
+	MRC_A_CC_TARGET_DELAY,
+	MRC_A_CC_MAX_CWND,
+	MRC_A_CC_ETA,
+	MRC_A_CC_FI,
+	MRC_A_CC_FI_SCALE,
+	MRC_A_CC_GAMMA,
+	MRC_A_CC_MAX_MD_JUMP,
+	MRC_A_CC_QA_GATE,
+	MRC_A_CC_QA_THRESHOLD,
+	MRC_A_CC_ADJUST_BYTES_THRESHOLD,
+	MRC_A_CC_ADJUST_PERIOD_THRESHOLD,
+	MRC_A_CC_DISABLE_QA,
+	MRC_A_CC_DECREASES,
+	MRC_A_CC_QUICK_ADAPTS,
+	MRC_A_CC_TIMEOUTS,
+
+	__MRC_A_CC_MAX,
+	MRC_A_CC_MAX = (__MRC_A_CC_MAX - 1)
+};
+
+enum {
 	MRC_CMD_DEV_GET = 1,
 	MRC_CMD_DEV_SET,
 	MRC_CMD_PLANE_GET,
@@ -174,6 +210,8 @@ enum {
 	MRC_CMD_EV_SET,
 	MRC_CMD_EV_CHANGE_NTF,
 	MRC_CMD_PLANE_SET,
+	MRC_CMD_CC_GET,
+	MRC_CMD_CC_SET,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = (__MRC_CMD_MAX - 1)

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "mrc" family's cc-get and cc-set: a device's congestion control
+ * profile, which its new RC QPs copy (mrc_req.c). Reading it is open to
+ * the namespace, changing it is for its administrator (mrc_netlink.c).
+ */
+#include <net/genetlink.h>
+
+#include "mrc.h"
+#include "mrc_nl_gen.h"
+
+/* each knob, its attribute and its place in struct mrc_cc_params */
+static const struct {
+	u16 attr;
+	u16 off;
+} cc_knobs[] = {
+	{ MRC_A_CC_BASE_RTT, offsetof(struct mrc_cc_params, base_rtt) },
+	{ MRC_A_CC_TARGET_DELAY, offsetof(struct mrc_cc_params, target_delay) },
+	{ MRC_A_CC_MAX_CWND, offsetof(struct mrc_cc_params, max_cwnd) },
+	{ MRC_A_CC_ETA, offsetof(struct mrc_cc_params, eta) },
+	{ MRC_A_CC_FI, offsetof(struct mrc_cc_params, fi) },
+	{ MRC_A_CC_FI_SCALE, offsetof(struct mrc_cc_params, fi_scale) },
+	{ MRC_A_CC_GAMMA, offsetof(struct mrc_cc_params, gamma) },
+	{ MRC_A_CC_MAX_MD_JUMP, offsetof(struct mrc_cc_params, max_md_jump) },
+	{ MRC_A_CC_QA_THRESHOLD, offsetof(struct mrc_cc_params, qa_threshold) },
+	{ MRC_A_CC_ADJUST_BYTES_THRESHOLD,
+	  offsetof(struct mrc_cc_params, adjust_bytes_threshold) },
+	{ MRC_A_CC_ADJUST_PERIOD_THRESHOLD,
+	  offsetof(struct mrc_cc_params, adjust_period_threshold) },
+};
+
+static u32 *knob(struct mrc_cc_params *p, u32 i)
+{
+	return (u32 *)((u8 *)p + cc_knobs[i].off);
+}
+
+/* the profile, consistent: a cc-set may be writing it */
+static void cc_profile(struct mrc_dev *mdev, bool *on, struct mrc_cc_params *p)
+{
+	spin_lock_bh(&mdev->cc_lock);
+	*on = mdev->cc_on;
+	*p = mdev->cc_params;
+	spin_unlock_bh(&mdev->cc_lock);
+}
+
+static int fill_cc(struct sk_buff *skb, struct mrc_dev *mdev,
+		   const struct genl_info *info)
+{
+	struct mrc_cc_params p;
+	void *hdr;
+	bool on;
+	u32 i;
+
+	cc_profile(mdev, &on, &p);
+	hdr = genlmsg_iput(skb, info);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_CC_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_string(skb, MRC_A_CC_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u32(skb, MRC_A_CC_ALGO,
+			on ? MRC_CC_ALGO_NSCC : MRC_CC_ALGO_NONE) ||
+	    nla_put_u32(skb, MRC_A_CC_QA_GATE, p.qa_gate) ||
+	    nla_put_u8(skb, MRC_A_CC_DISABLE_QA, p.disable_qa) ||
+	    nla_put_uint(skb, MRC_A_CC_DECREASES,
+			 atomic64_read(&mdev->cc_decreases)) ||
+	    nla_put_uint(skb, MRC_A_CC_QUICK_ADAPTS,
+			 atomic64_read(&mdev->cc_quick_adapts)) ||
+	    nla_put_uint(skb, MRC_A_CC_TIMEOUTS,
+			 atomic64_read(&mdev->cc_timeouts)))
+		goto cancel;
+	for (i = 0; i < ARRAY_SIZE(cc_knobs); i++)
+		if (nla_put_u32(skb, cc_knobs[i].attr, *knob(&p, i)))
+			goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+int mrc_nl_cc_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	int err;
+
+	mdev = mrc_nl_info_dev(info, MRC_A_CC_DEV_INDEX, MRC_A_CC_DEV_NAME);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = fill_cc(msg, mdev, info);
+	if (err) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	err = genlmsg_reply(msg, info);
+out:
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+/* cb->ctx holds the lowest device index not sent yet */
+int mrc_nl_cc_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	u32 *pos = (u32 *)cb->ctx;
+	struct mrc_dev *mdev;
+	int err = 0;
+
+	while ((mdev = mrc_dev_next(sock_net(skb->sk), *pos))) {
+		err = fill_cc(skb, mdev, info);
+		if (!err)
+			*pos = mdev->ib_dev.index + 1;
+		ib_device_put(&mdev->ib_dev);
+		if (err)
+			break;
+	}
+	return err == -EMSGSIZE && skb->len ? skb->len : err;
+}
+
+int mrc_nl_cc_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct mrc_cc_params p;
+	struct mrc_dev *mdev;
+	const char *why;
+	bool on;
+	u32 i;
+
+	mdev = mrc_nl_admin_dev(skb, info, MRC_A_CC_DEV_INDEX,
+				MRC_A_CC_DEV_NAME);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	/* one cc-set at a time: the check sees what it would write */
+	mutex_lock(&mdev->cfg_lock);
+	cc_profile(mdev, &on, &p);
+	if (a[MRC_A_CC_ALGO])
+		on = nla_get_u32(a[MRC_A_CC_ALGO]) == MRC_CC_ALGO_NSCC;
+	for (i = 0; i < ARRAY_SIZE(cc_knobs); i++)
+		if (a[cc_knobs[i].attr])
+			*knob(&p, i) = nla_get_u32(a[cc_knobs[i].attr]);
+	if (a[MRC_A_CC_QA_GATE])
+		p.qa_gate = min_t(u32, nla_get_u32(a[MRC_A_CC_QA_GATE]), U8_MAX);
+	if (a[MRC_A_CC_DISABLE_QA])
+		p.disable_qa = !!nla_get_u8(a[MRC_A_CC_DISABLE_QA]);
+	why = mrc_cc_params_check(&p);
+	if (why) {
+		mutex_unlock(&mdev->cfg_lock);
+		NL_SET_ERR_MSG_FMT(info->extack, "%s", why);
+		ib_device_put(&mdev->ib_dev);
+		return -EINVAL;
+	}
+	spin_lock_bh(&mdev->cc_lock);
+	mdev->cc_on = on;
+	mdev->cc_params = p;
+	spin_unlock_bh(&mdev->cc_lock);
+	mutex_unlock(&mdev->cfg_lock);
+	ib_device_put(&mdev->ib_dev);
+	return 0;
+}
