@@ -737,6 +737,13 @@ void mrc_peer_flush(struct mrc_dev *mdev);
 
 /* mrc_netlink.c, mrc_nl_cc.c */
 struct genl_info;
+struct netlink_callback;
+/* puts @mdev's object of a get request in @skb */
+typedef int (*mrc_nl_fill_t)(struct sk_buff *skb, struct mrc_dev *mdev,
+			     const struct genl_info *info);
+int mrc_nl_get_one(struct genl_info *info, int ia, int na, mrc_nl_fill_t fill);
+int mrc_nl_get_all(struct sk_buff *skb, struct netlink_callback *cb,
+		   mrc_nl_fill_t fill);
 struct mrc_dev *mrc_nl_info_dev(struct genl_info *info, int ia, int na);
 struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
 				 int ia, int na);
@@ -757,6 +764,13 @@ extern struct workqueue_struct *mrc_wq;
 
 /* mrc_netlink.c, mrc_nl_cc.c */
 struct genl_info;
+struct netlink_callback;
+/* puts @mdev's object of a get request in @skb */
+typedef int (*mrc_nl_fill_t)(struct sk_buff *skb, struct mrc_dev *mdev,
+			     const struct genl_info *info);
+int mrc_nl_get_one(struct genl_info *info, int ia, int na, mrc_nl_fill_t fill);
+int mrc_nl_get_all(struct sk_buff *skb, struct netlink_callback *cb,
+		   mrc_nl_fill_t fill);
 struct mrc_dev *mrc_nl_info_dev(struct genl_info *info, int ia, int na);
 struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
 				 int ia, int na);

@@ -58,34 +58,30 @@ static int fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	return 0;
 }
 
-int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * mrc_nl_get_one() - answer a get request for one device
+ * @info: the request
+ * @ia: its attribute naming the device by index
+ * @na: by name
+ * @fill: puts the device's object in a message
+ *
+ * Return: 0 with the reply sent, or an error (with an extack message).
+ */
+int mrc_nl_get_one(struct genl_info *info, int ia, int na, mrc_nl_fill_t fill)
 {
-	struct nlattr *index = info->attrs[MRC_A_DEV_INDEX];
-	struct nlattr *name = info->attrs[MRC_A_DEV_NAME];
 	struct mrc_dev *mdev;
 	struct sk_buff *msg;
-	u32 idx;
 	int err;
 
-	if (!index && !name) {
-		NL_SET_ERR_MSG(info->extack, "device index or name required");
-		return -EINVAL;
-	}
-	if (index)
-		idx = nla_get_u32(index);
-	mdev = mrc_dev_find(genl_info_net(info), index ? &idx : NULL,
-			    name ? nla_data(name) : NULL);
-	if (!mdev) {
-		NL_SET_BAD_ATTR(info->extack, index ?: name);
-		NL_SET_ERR_MSG(info->extack, "no such mrc device in this network namespace");
-		return -ENODEV;
-	}
+	mdev = mrc_nl_info_dev(info, ia, na);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg) {
 		err = -ENOMEM;
 		goto out;
 	}
-	err = fill_dev(msg, mdev, info);
+	err = fill(msg, mdev, info);
 	if (err) {
 		nlmsg_free(msg);
 		goto out;
@@ -96,8 +92,16 @@ out:
 	return err;
 }
 
-/* cb->ctx holds the lowest device index not sent yet */
-int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/**
+ * mrc_nl_get_all() - one round of a dump of every device's object
+ * @skb: the round's message
+ * @cb: the dump; cb->ctx holds the lowest device index not sent yet
+ * @fill: puts one device's object in @skb
+ *
+ * Return: @skb's length while more may follow, 0 at the end, or an error.
+ */
+int mrc_nl_get_all(struct sk_buff *skb, struct netlink_callback *cb,
+		   mrc_nl_fill_t fill)
 {
 	const struct genl_info *info = genl_info_dump(cb);
 	u32 *pos = (u32 *)cb->ctx;
@@ -105,7 +109,7 @@ int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	int err = 0;
 
 	while ((mdev = mrc_dev_next(sock_net(skb->sk), *pos))) {
-		err = fill_dev(skb, mdev, info);
+		err = fill(skb, mdev, info);
 		if (!err)
 			*pos = mdev->ib_dev.index + 1;
 		ib_device_put(&mdev->ib_dev);
@@ -114,6 +118,16 @@ int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	/* a full skb ends this round; the dump resumes after *pos */
 	return err == -EMSGSIZE && skb->len ? skb->len : err;
+}
+
+int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return mrc_nl_get_one(info, MRC_A_DEV_INDEX, MRC_A_DEV_NAME, fill_dev);
+}
+
+int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return mrc_nl_get_all(skb, cb, fill_dev);
 }
 
 /*

@@ -80,46 +80,13 @@ cancel:
 
 int mrc_nl_cc_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct mrc_dev *mdev;
-	struct sk_buff *msg;
-	int err;
-
-	mdev = mrc_nl_info_dev(info, MRC_A_CC_DEV_INDEX, MRC_A_CC_DEV_NAME);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = fill_cc(msg, mdev, info);
-	if (err) {
-		nlmsg_free(msg);
-		goto out;
-	}
-	err = genlmsg_reply(msg, info);
-out:
-	ib_device_put(&mdev->ib_dev);
-	return err;
+	return mrc_nl_get_one(info, MRC_A_CC_DEV_INDEX, MRC_A_CC_DEV_NAME,
+			      fill_cc);
 }
 
-/* cb->ctx holds the lowest device index not sent yet */
 int mrc_nl_cc_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_info *info = genl_info_dump(cb);
-	u32 *pos = (u32 *)cb->ctx;
-	struct mrc_dev *mdev;
-	int err = 0;
-
-	while ((mdev = mrc_dev_next(sock_net(skb->sk), *pos))) {
-		err = fill_cc(skb, mdev, info);
-		if (!err)
-			*pos = mdev->ib_dev.index + 1;
-		ib_device_put(&mdev->ib_dev);
-		if (err)
-			break;
-	}
-	return err == -EMSGSIZE && skb->len ? skb->len : err;
+	return mrc_nl_get_all(skb, cb, fill_cc);
 }
 
 int mrc_nl_cc_set_doit(struct sk_buff *skb, struct genl_info *info)

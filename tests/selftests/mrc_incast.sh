@@ -53,8 +53,13 @@ check "incast lab up: $N senders, one receiver, $RATE kbit/s bottleneck with fq_
 counters() {
 	netns "$2" rdma -j statistic show link "$1/1" | jq '.[0]'
 }
-for ((k = 1; k <= N; k++)); do counters "${INC_DEV[k]}" "${INC_NS[k]}" >"$LOGS/c0.$k"; done
-counters "$INC_DEV_R" "$INC_NS_R" >"$LOGS/c0.r"
+# snapshot: every device's counters before a round (c0.*)
+snapshot() {
+	local k
+	for ((k = 1; k <= N; k++)); do counters "${INC_DEV[k]}" "${INC_NS[k]}" >"$LOGS/c0.$k"; done
+	counters "$INC_DEV_R" "$INC_NS_R" >"$LOGS/c0.r"
+}
+snapshot
 
 # incast TAG GIDOPT SERVER-CMD... -- CLIENT-CMD...: the server on the
 # receiver and the client on every sender, N pairs at once, each with its
@@ -90,17 +95,20 @@ incast() {
 	return $rc
 }
 
-t0=$SECONDS
-check "incast $N:1 ibv_rc_pingpong -c, 64 KiB x $ITERS each: every buffer verified" \
-	incast pp -g ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c -- \
-	ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c
-ktap_info "pingpong phase: $((SECONDS - t0)) s"
-
-t0=$SECONDS
-check "incast $N:1 ib_write_bw, 64 KiB x $ITERS each: every QP completes" \
-	incast bw -x ib_write_bw -F -s "$SIZE" -n "$ITERS" -- \
-	ib_write_bw -F -s "$SIZE" -n "$ITERS"
-ktap_info "write phase: $((SECONDS - t0)) s ($((N * ITERS * SIZE * 8 / 1000 / RATE)) s at line rate)"
+# rounds TAG LABEL: both incasts, the verified pingpongs then the writes
+rounds() {
+	local t0=$SECONDS
+	check "${2}incast $N:1 ibv_rc_pingpong -c, 64 KiB x $ITERS each: every buffer verified" \
+		incast "${1}pp" -g ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c -- \
+		ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c
+	ktap_info "${2}pingpong phase: $((SECONDS - t0)) s"
+	t0=$SECONDS
+	check "${2}incast $N:1 ib_write_bw, 64 KiB x $ITERS each: every QP completes" \
+		incast "${1}bw" -x ib_write_bw -F -s "$SIZE" -n "$ITERS" -- \
+		ib_write_bw -F -s "$SIZE" -n "$ITERS"
+	ktap_info "${2}write phase: $((SECONDS - t0)) s ($((N * ITERS * SIZE * 8 / 1000 / RATE)) s at line rate)"
+}
+rounds '' ''
 
 incast_qdisc_stats >"$LOGS/qdisc"
 ktap_info "bottleneck: $(jq -c '[.[] | {kind, bytes, packets, drops, ce_mark}]' "$LOGS/qdisc")"
@@ -123,11 +131,16 @@ moved() {
 		"$LOGS/c1.r" >/dev/null
 }
 check "no sender's QP failed (retry_exceeded unchanged); the receiver took their packets" moved
-for ((k = 1; k <= N; k++)); do
-	ktap_info "sender $k: $(jq -c --slurpfile a "$LOGS/c0.$k" \
-		'{timeouts: (.timeouts - $a[0].timeouts), retransmits: (.retransmits - $a[0].retransmits)}' \
-		"$LOGS/c1.$k" 2>/dev/null)"
-done
+# report: each sender's timeouts and retransmissions in the round
+report() {
+	local k
+	for ((k = 1; k <= N; k++)); do
+		ktap_info "sender $k: $(jq -c --slurpfile a "$LOGS/c0.$k" \
+			'{timeouts: (.timeouts - $a[0].timeouts), retransmits: (.retransmits - $a[0].retransmits)}' \
+			"$LOGS/c1.$k" 2>/dev/null)"
+	done
+}
+report
 
 # cc_sum KEY: KEY of every sender's congestion control profile, added up
 cc_sum() {
@@ -159,29 +172,14 @@ cc_on() {
 	"$TOPO_MRCCTL" -n "$INC_NS_R" cc set dev "$INC_DEV_R" "${CC_LAB[@]}"
 }
 check "NSCC on every device (mrcctl cc set), knobs for this lab" cc_on
-for ((k = 1; k <= N; k++)); do counters "${INC_DEV[k]}" "${INC_NS[k]}" >"$LOGS/c0.$k"; done
-counters "$INC_DEV_R" "$INC_NS_R" >"$LOGS/c0.r"
-
-t0=$SECONDS
-check "NSCC: incast $N:1 ibv_rc_pingpong -c, 64 KiB x $ITERS each: every buffer verified" \
-	incast ccpp -g ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c -- \
-	ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c
-ktap_info "NSCC pingpong phase: $((SECONDS - t0)) s"
-t0=$SECONDS
-check "NSCC: incast $N:1 ib_write_bw, 64 KiB x $ITERS each: every QP completes" \
-	incast ccbw -x ib_write_bw -F -s "$SIZE" -n "$ITERS" -- \
-	ib_write_bw -F -s "$SIZE" -n "$ITERS"
-ktap_info "NSCC write phase: $((SECONDS - t0)) s"
+snapshot
+rounds cc 'NSCC: '
 dec=$(cc_sum decreases) qa=$(cc_sum quick_adapts) cto=$(cc_sum timeouts)
 ktap_info "NSCC: decreases $dec, quick adapts $qa, timeouts $cto"
 nscc_acted() {
+	moved || return 1
 	[ $((${dec:-0} + ${qa:-0})) -gt 0 ] || { echo "no decrease, no quick adapt"; return 1; }
-	moved
 }
 check "NSCC: the senders cut their windows (decreases, quick adapts); no QP failed" nscc_acted
-for ((k = 1; k <= N; k++)); do
-	ktap_info "sender $k: $(jq -c --slurpfile a "$LOGS/c0.$k" \
-		'{timeouts: (.timeouts - $a[0].timeouts), retransmits: (.retransmits - $a[0].retransmits)}' \
-		"$LOGS/c1.$k" 2>/dev/null)"
-done
+report
 ktap_finish
