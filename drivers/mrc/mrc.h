@@ -762,18 +762,7 @@ int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 
 extern struct workqueue_struct *mrc_wq;
 
-/* mrc_netlink.c, mrc_nl_cc.c */
-struct genl_info;
-struct netlink_callback;
-/* puts @mdev's object of a get request in @skb */
-typedef int (*mrc_nl_fill_t)(struct sk_buff *skb, struct mrc_dev *mdev,
-			     const struct genl_info *info);
-int mrc_nl_get_one(struct genl_info *info, int ia, int na, mrc_nl_fill_t fill);
-int mrc_nl_get_all(struct sk_buff *skb, struct netlink_callback *cb,
-		   mrc_nl_fill_t fill);
-struct mrc_dev *mrc_nl_info_dev(struct genl_info *info, int ia, int na);
-struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
-				 int ia, int na);
+/* mrc_netlink.c */
 int mrc_netlink_init(void);
 void mrc_netlink_exit(void);
 
