@@ -157,11 +157,12 @@ check "congestion control off (the default) never acted: no decrease, no quick a
 	test "${off_dec:-x}" = 0 -a "${off_qa:-x}" = 0
 
 # NSCC for this lab: the increases of mrc_cc_params_default() for
-# 20 Mbit/s, 1 ms and MTU 1024; a base RTT below what TCG measures (the
-# largest window shrinks with a smaller one), a target of 1 ms (2.5 KB at
-# the bottleneck, under fq_codel's 2 ms) and a largest window that fills the
-# bottleneck at the KASAN kernel's RTTs
-CC_LAB=(algo nscc base_rtt 100000 target_delay 1000000 max_cwnd 16384 eta 2 'fi' 85
+# 20 Mbit/s, 1 ms and MTU 1024; a base RTT of 1 us, the resolution of mrc's
+# RTT samples (a smaller sample would shrink the largest window with it, and
+# through an idle tbf the Debian kernel answers in a few us), a target of
+# 1 ms (2.5 KB at the bottleneck, under fq_codel's 2 ms) and a largest
+# window that fills the bottleneck at the KASAN kernel's RTTs
+CC_LAB=(algo nscc base_rtt 1000 target_delay 1000000 max_cwnd 16384 eta 2 'fi' 85
 	fi_scale 273 qa_threshold 4000000 adjust_bytes_threshold 8192
 	adjust_period_threshold 1000000)
 cc_on() {
