@@ -585,7 +585,10 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 	mrc_qp_put(qp);
 }
 
-/* Returns the transport bytes of a good packet, 0 for a dropped one. */
+/*
+ * Returns the transport bytes of a good packet, 0 for a dropped one. @ce:
+ * the outermost IP header, IPv4 or IPv6, is CE-marked.
+ */
 static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
 		bool ce)
 {
@@ -655,7 +658,9 @@ static void rx_one(struct mrc_plane *plane, struct sk_buff *skb,
 		/* decapsulate: the outer header served the fabric only (and
 		 * carries the ECN mark a switch may have set)
 		 */
-		ce = outer && INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+		ce = INET_ECN_is_ce(skb->protocol == htons(ETH_P_IP) ?
+				    ipv4_get_dsfield(ip_hdr(skb)) :
+				    ipv6_get_dsfield(ipv6_hdr(skb)));
 		__skb_pull(skb, outer);
 		skb_reset_network_header(skb);
 		len = recv(mdev, skb, nhlen, ce);
