@@ -88,6 +88,13 @@ struct mrc_cc_stats {
 	u64 timeouts;
 };
 
+/* what congestion control took, for the mrc_cc tracepoint */
+enum mrc_cc_event {
+	MRC_CC_EV_ACK,
+	MRC_CC_EV_NACK,
+	MRC_CC_EV_TIMEOUT,
+};
+
 /**
  * struct mrc_cc - NSCC state of one QP; lives as long as the QP, under
  *		   whatever lock serialises its requester

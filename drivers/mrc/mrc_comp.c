@@ -15,6 +15,7 @@
 #include <linux/jiffies.h>
 
 #include "mrc_req.h"
+#include "mrc_trace.h"
 
 static const u32 rnr_us[32] = {
 	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
@@ -366,10 +367,12 @@ static void cc_ack(struct mrc_qp *qp, const struct ack_news *an)
 {
 	struct mrc_cc *cc = &qp->req.cc;
 	u64 dec = cc->stats.decreases, qa = cc->stats.quick_adapts;
+	u32 rtt_ns = min(an->rtt_us, U32_MAX / NSEC_PER_USEC) * NSEC_PER_USEC;
 
-	mrc_cc_on_ack(cc, an->bytes,
-		      min(an->rtt_us, U32_MAX / NSEC_PER_USEC) * NSEC_PER_USEC,
-		      an->ecn, qp->req.inflight, ktime_get_ns());
+	mrc_cc_on_ack(cc, an->bytes, rtt_ns, an->ecn, qp->req.inflight,
+		      ktime_get_ns());
+	trace_mrc_cc(qp->mdev, qp->ibqp.qp_num, MRC_CC_EV_ACK, an->bytes,
+		     rtt_ns, an->ecn, qp->req.inflight, cc);
 	if (cc->stats.decreases != dec)
 		atomic64_add(cc->stats.decreases - dec, &qp->mdev->cc_decreases);
 	if (cc->stats.quick_adapts != qa)

@@ -27,6 +27,7 @@
 #include <linux/jiffies.h>
 
 #include "mrc_req.h"
+#include "mrc_trace.h"
 
 #define MRC_DUPTHRESH		3
 #define MRC_RTO_MIN_US		2000
@@ -461,6 +462,8 @@ bool mrc_loss_timeout(struct mrc_qp *qp)
 	if (r->cc_on && n) {
 		mrc_cc_on_timeout(&r->cc, qp->mtu);
 		atomic64_inc(&qp->mdev->cc_timeouts);
+		trace_mrc_cc(qp->mdev, qp->ibqp.qp_num, MRC_CC_EV_TIMEOUT,
+			     qp->mtu, 0, false, r->inflight, &r->cc);
 	}
 	r->rto_probe = true;
 	arm(qp);

@@ -3,6 +3,8 @@
  * Tracepoints of mrc (trace system "mrc"):
  *   mrc_ev_state  an EV of an RC QP changed health (GOOD <-> ASSUMED_BAD,
  *                 DENIED): the same change the "ev" netlink group carries
+ *   mrc_cc        congestion control of an RC QP took feedback (an ACK, a
+ *                 trim NACK, a timeout): what it saw and the window after
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM mrc
@@ -13,6 +15,7 @@
 #include <linux/tracepoint.h>
 
 #include "mrc.h"
+#include "mrc_cc.h"
 
 TRACE_EVENT(mrc_ev_state,
 	    TP_PROTO(struct mrc_dev *mdev, u32 qpn, u32 index,
@@ -58,6 +61,44 @@ TRACE_EVENT(mrc_ev_state,
 				       { MRC_EV_CAUSE_DENY, "deny" },
 				       { MRC_EV_CAUSE_ALLOW, "allow" }),
 		      __entry->backup)
+);
+
+TRACE_EVENT(mrc_cc,
+	    TP_PROTO(struct mrc_dev *mdev, u32 qpn, u8 what, u32 bytes,
+		     u32 rtt_ns, bool ecn, u32 inflight,
+		     const struct mrc_cc *cc),
+	    TP_ARGS(mdev, qpn, what, bytes, rtt_ns, ecn, inflight, cc),
+	    TP_STRUCT__entry(__string(dev, dev_name(&mdev->ib_dev.dev))
+			     __field(u32, qpn)
+			     __field(u8, what)
+			     __field(bool, ecn)
+			     __field(u32, bytes)
+			     __field(u32, rtt_ns)
+			     __field(u32, inflight)
+			     __field(u32, cwnd)
+			     __field(u32, max_cwnd)
+			     __field(u32, base_rtt)
+			     __field(u32, avg_delay)),
+	    TP_fast_assign(__assign_str(dev);
+			   __entry->qpn = qpn;
+			   __entry->what = what;
+			   __entry->ecn = ecn;
+			   __entry->bytes = bytes;
+			   __entry->rtt_ns = rtt_ns;
+			   __entry->inflight = inflight;
+			   __entry->cwnd = cc->cwnd;
+			   __entry->max_cwnd = cc->max_cwnd;
+			   __entry->base_rtt = cc->base_rtt;
+			   __entry->avg_delay = mrc_cc_avg_delay(cc);),
+	    TP_printk("dev=%s qpn=%u %s bytes=%u rtt=%u ecn=%d inflight=%u cwnd=%u max_cwnd=%u base_rtt=%u avg_delay=%u",
+		      __get_str(dev), __entry->qpn,
+		      __print_symbolic(__entry->what,
+				       { MRC_CC_EV_ACK, "ack" },
+				       { MRC_CC_EV_NACK, "nack" },
+				       { MRC_CC_EV_TIMEOUT, "timeout" }),
+		      __entry->bytes, __entry->rtt_ns, __entry->ecn,
+		      __entry->inflight, __entry->cwnd, __entry->max_cwnd,
+		      __entry->base_rtt, __entry->avg_delay)
 );
 
 #endif /* _MRC_TRACE_H */
