@@ -62,6 +62,8 @@
  * @cc_decreases: multiplicative decreases its QPs made
  * @cc_quick_adapts: quick adapts its QPs made
  * @cc_timeouts: timeouts that took a packet off a QP's window
+ * @trim_dscp: DSCP a trimming switch gives what it cut (the profile)
+ * @trim_lasthop_dscp: DSCP of a cut at the last hop, MRC_DSCP_NONE: none
  */
 struct mrc_dev {
 	struct ib_device ib_dev;
@@ -100,6 +102,8 @@ struct mrc_dev {
 	atomic64_t cc_decreases;
 	atomic64_t cc_quick_adapts;
 	atomic64_t cc_timeouts;
+	u8 trim_dscp;
+	u8 trim_lasthop_dscp;
 };
 
 /* Per-plane counters (per CPU; the first four also in rdma statistic) */
@@ -200,6 +204,9 @@ enum mrc_counter {
 	MRC_CNT_BAD_QKEY,
 	MRC_CNT_RD_EXCESS,
 	MRC_CNT_SRC_DENIED,
+	MRC_CNT_TRIMMED_RX,
+	MRC_CNT_TRIM_NACK_TX,
+	MRC_CNT_TRIM_NACK_RX,
 	MRC_NUM_COUNTERS
 };
 
@@ -686,6 +693,7 @@ void mrc_sched_on_ack(struct mrc_qp *qp, u32 i, u32 seq, u32 sent_us);
 void mrc_sched_on_rtt(struct mrc_qp *qp, u32 i, u32 rtt_us);
 void mrc_sched_on_loss(struct mrc_qp *qp, u32 i, u32 seq, int sig);
 void mrc_sched_on_ecn(struct mrc_qp *qp, u32 i);
+void mrc_sched_on_trim(struct mrc_qp *qp, u32 i, bool lasthop);
 void mrc_sched_on_sack(struct mrc_qp *qp, const struct mrc_sack *s);
 
 /* mrc_resp.c: responder */
@@ -695,6 +703,8 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 void mrc_resp_ud_recv(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_resp_probe(struct mrc_qp *qp, struct sk_buff *skb,
 		    struct sk_buff_head *txq);
+void mrc_resp_trimmed(struct mrc_qp *qp, struct sk_buff *skb,
+		      struct sk_buff_head *txq);
 void mrc_resp_flush(struct mrc_qp *qp);
 int mrc_resp_init(struct mrc_qp *qp);
 void mrc_resp_cleanup(struct mrc_qp *qp);

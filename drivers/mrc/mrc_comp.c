@@ -380,6 +380,38 @@ static void cc_ack(struct mrc_qp *qp, const struct ack_news *an)
 			     &qp->mdev->cc_quick_adapts);
 }
 
+/*
+ * A switch cut @psn (in flight, neither acknowledged nor lost) to its
+ * headers, and the responder says so: resend it before any new PSN,
+ * without waiting for a timer; within the window, as htsim's NSCC does
+ * (the queue that cut it is still full: resends past the window, each
+ * cut again and NACKed again, kept it so). Not a loss: its EV only skips
+ * a turn, and not even that for a cut at the last hop. Congestion control
+ * takes the packet off the window (NSCC's NACK rule) while it still
+ * counts in flight.
+ */
+static void trim_nack(struct mrc_qp *qp, u32 psn, u8 reason)
+{
+	struct mrc_req *r = &qp->req;
+	struct mrc_cc *cc = &r->cc;
+	u32 s = tslot(psn), bytes = r->txlen[s];
+	u64 qa = cc->stats.quick_adapts;
+
+	mrc_count(qp->mdev, MRC_CNT_TRIM_NACK_RX, 1);
+	if (r->cc_on) {
+		mrc_cc_on_nack(cc, bytes, r->inflight, ktime_get_ns());
+		trace_mrc_cc(qp->mdev, qp->ibqp.qp_num, MRC_CC_EV_NACK, bytes,
+			     0, false, r->inflight, cc);
+		if (cc->stats.quick_adapts != qa)
+			atomic64_add(cc->stats.quick_adapts - qa,
+				     &qp->mdev->cc_quick_adapts);
+	}
+	if (!(r->txs[s] & MRC_TX_RD))
+		mrc_sched_on_trim(qp, r->txev[s],
+				  reason == MRC_NACK_TRIMMED_LASTHOP);
+	mrc_loss_mark(qp, psn, -1);
+}
+
 /**
  * mrc_comp_recv() - an acknowledgment or response for the requester side
  * @qp: an RC QP; qp->lock held (softirq)
@@ -395,6 +427,7 @@ bool mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb)
 	u32 psn = mrc_bth_psn(pkt->hdr);
 	struct ack_news an = {};
 	struct mrc_sack s;
+	u8 *neth;
 	u8 syn;
 
 	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
@@ -466,10 +499,16 @@ bool mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb)
 		break;
 	case MRC_OP_NACK:
 		mrc_count(qp->mdev, MRC_CNT_NACK_RX, 1);
-		psn = mrc_neth_psn(mrc_pkt_hdr(pkt, MRC_H_NETH));
-		if (mrc_psn_diff(psn, r->snd_una) >= 0 &&
-		    mrc_psn_diff(psn, r->snd_nxt) < 0 &&
-		    !(r->txs[tslot(psn)] & (MRC_TX_ACKED | MRC_TX_LOST)))
+		neth = mrc_pkt_hdr(pkt, MRC_H_NETH);
+		psn = mrc_neth_psn(neth);
+		if (mrc_psn_diff(psn, r->snd_una) < 0 ||
+		    mrc_psn_diff(psn, r->snd_nxt) >= 0 ||
+		    (r->txs[tslot(psn)] & (MRC_TX_ACKED | MRC_TX_LOST)))
+			break;
+		if (mrc_neth_reason(neth) == MRC_NACK_TRIMMED ||
+		    mrc_neth_reason(neth) == MRC_NACK_TRIMMED_LASTHOP)
+			trim_nack(qp, psn, mrc_neth_reason(neth));
+		else
 			mrc_loss_mark(qp, psn, -1);
 		break;
 	case MRC_OP_READ_RESP_FIRST:

@@ -281,6 +281,8 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 	mdev->cc_on = false;
 	mrc_cc_params_default(&mdev->cc_params, MRC_CC_MTU, MRC_CC_LINK_MBPS,
 			      MRC_CC_BASE_RTT_NS, false);
+	mdev->trim_dscp = MRC_TRIM_DSCP;
+	mdev->trim_lasthop_dscp = MRC_DSCP_NONE;
 	mdev->path_mtu = IB_MTU_256;	/* until plane 0 is attached */
 	atomic_set(&mdev->num_ucontext, 0);
 	atomic_set(&mdev->num_pd, 0);

@@ -573,6 +573,8 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 		mrc_count(mdev, MRC_CNT_MALFORMED, 1);
 	} else if (qp->av.family && !from_peer(qp, skb)) {
 		mrc_count(mdev, MRC_CNT_WRONG_SRC, 1);
+	} else if (pkt->trim) {
+		mrc_resp_trimmed(qp, skb, &txq);
 	} else if (pkt->mask & MRC_H_REQ) {
 		mrc_resp_recv(qp, skb, &txq);
 	} else if (pkt->opcode == MRC_OP_PROBE) {
@@ -586,16 +588,36 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 }
 
 /*
- * Returns the transport bytes of a good packet, 0 for a dropped one. @ce:
- * the outermost IP header, IPv4 or IPv6, is CE-marked.
+ * What a trimming switch cut: a packet whose length fields claim more than
+ * arrived (switches may leave them stale), or, where the switch fixed
+ * them, one that fails its ICRC with the DSCP trimmed packets get.
+ */
+static u8 trim_reason(const struct mrc_dev *mdev, u8 dscp)
+{
+	return dscp == READ_ONCE(mdev->trim_lasthop_dscp) ?
+	       MRC_NACK_TRIMMED_LASTHOP : MRC_NACK_TRIMMED;
+}
+
+static bool trim_dscp(const struct mrc_dev *mdev, u8 dscp)
+{
+	return dscp == READ_ONCE(mdev->trim_dscp) ||
+	       dscp == READ_ONCE(mdev->trim_lasthop_dscp);
+}
+
+/*
+ * Returns the transport bytes of a good packet (for a trimmed one, those
+ * that arrived), 0 for a dropped one. @ce and @dscp: of the outermost IP
+ * header, IPv4 or IPv6, the one the fabric's switches mark.
  */
 static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
-		bool ce)
+		bool ce, u8 dscp)
 {
 	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
 	unsigned int l3len, ulen;
 	struct udphdr *uh;
+	u8 trim = 0;
 	u32 ev;
+	int err;
 
 	if (skb->protocol == htons(ETH_P_IP)) {
 		struct iphdr *iph = ip_hdr(skb);
@@ -606,18 +628,31 @@ static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
 	} else {
 		l3len = ntohs(ipv6_hdr(skb)->payload_len) + nhlen;
 	}
-	if (l3len > skb->len || pskb_trim(skb, l3len))
+	if (l3len < nhlen + sizeof(*uh) || skb->len < nhlen + sizeof(*uh))
 		goto malformed;
 	uh = (struct udphdr *)(skb->data + nhlen);
 	ulen = ntohs(uh->len);
-	if (ulen != skb->len - nhlen ||
-	    ulen < sizeof(*uh) + MRC_BTH_LEN + MRC_ICRC_LEN)
+	if (l3len > skb->len) {
+		trim = trim_reason(mdev, dscp);
+	} else {
+		if (pskb_trim(skb, l3len))
+			goto malformed;
+		uh = (struct udphdr *)(skb->data + nhlen);
+		if (ulen > skb->len - nhlen)
+			trim = trim_reason(mdev, dscp);
+		else if (ulen != skb->len - nhlen)
+			goto malformed;
+	}
+	if (!trim && ulen < sizeof(*uh) + MRC_BTH_LEN + MRC_ICRC_LEN)
 		goto malformed;
 	skb_set_transport_header(skb, nhlen);
-	if (get_unaligned_le32(skb_tail_pointer(skb) - MRC_ICRC_LEN) !=
-	    icrc(skb, nhlen)) {
-		mrc_count(mdev, MRC_CNT_ICRC_ERR, 1);
-		return 0;
+	if (!trim && get_unaligned_le32(skb_tail_pointer(skb) - MRC_ICRC_LEN) !=
+		     icrc(skb, nhlen)) {
+		if (!trim_dscp(mdev, dscp)) {
+			mrc_count(mdev, MRC_CNT_ICRC_ERR, 1);
+			return 0;
+		}
+		trim = trim_reason(mdev, dscp);
 	}
 	/* the EV: UDP source port and the low 16 bits of the flow label */
 	ev = (u32)ntohs(uh->source) << 16;
@@ -625,8 +660,16 @@ static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
 		ev |= ntohl(ip6_flowlabel(ipv6_hdr(skb))) & 0xffff;
 		ce |= INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
 	}
-	if (mrc_wire_parse(pkt, skb->data + nhlen + sizeof(*uh),
-			   ulen - sizeof(*uh) - MRC_ICRC_LEN))
+	if (trim) {
+		/* what arrived of it, the ICRC gone with the payload */
+		ulen = skb->len - nhlen;
+		err = mrc_wire_parse_trimmed(pkt, skb->data + nhlen + sizeof(*uh),
+					     ulen - sizeof(*uh), trim);
+	} else {
+		err = mrc_wire_parse(pkt, skb->data + nhlen + sizeof(*uh),
+				     ulen - sizeof(*uh) - MRC_ICRC_LEN);
+	}
+	if (err)
 		goto malformed;
 	if (!mrc_bth_pkey_default(pkt->hdr)) {
 		mrc_count(mdev, MRC_CNT_BAD_PKEY, 1);
@@ -634,8 +677,17 @@ static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
 	}
 	pkt->ev = ev;
 	pkt->ce = ce;
-	mrc_count(mdev, MRC_CNT_RX_PKTS, 1);
-	mrc_count(mdev, MRC_CNT_RX_BYTES, pkt->len);
+	if (trim) {
+		mrc_count(mdev, MRC_CNT_TRIMMED_RX, 1);
+		/* unreliable datagrams have nobody to NACK to */
+		if (pkt->mask & MRC_H_DETH) {
+			mrc_count(mdev, MRC_CNT_RX_DROP, 1);
+			return 0;
+		}
+	} else {
+		mrc_count(mdev, MRC_CNT_RX_PKTS, 1);
+		mrc_count(mdev, MRC_CNT_RX_BYTES, pkt->len);
+	}
 	dispatch(mdev, skb);
 	return ulen - sizeof(*uh);
 
@@ -649,21 +701,21 @@ static void rx_one(struct mrc_plane *plane, struct sk_buff *skb,
 		   unsigned int outer, unsigned int nhlen)
 {
 	struct mrc_dev *mdev = plane->mdev;
-	bool ce;
+	u8 ds;
 	u32 len;
 
 	if (skb_linearize(skb)) {
 		mrc_count(mdev, MRC_CNT_RX_DROP, 1);
 	} else {
 		/* decapsulate: the outer header served the fabric only (and
-		 * carries the ECN mark a switch may have set)
+		 * carries the ECN mark or the trim DSCP a switch may have set)
 		 */
-		ce = INET_ECN_is_ce(skb->protocol == htons(ETH_P_IP) ?
-				    ipv4_get_dsfield(ip_hdr(skb)) :
-				    ipv6_get_dsfield(ipv6_hdr(skb)));
+		ds = skb->protocol == htons(ETH_P_IP) ?
+		     ipv4_get_dsfield(ip_hdr(skb)) :
+		     ipv6_get_dsfield(ipv6_hdr(skb));
 		__skb_pull(skb, outer);
 		skb_reset_network_header(skb);
-		len = recv(mdev, skb, nhlen, ce);
+		len = recv(mdev, skb, nhlen, INET_ECN_is_ce(ds), ds >> 2);
 		if (len) {
 			mrc_plane_count(plane, MRC_PCNT_RX_PKTS, 1);
 			mrc_plane_count(plane, MRC_PCNT_RX_BYTES, len);

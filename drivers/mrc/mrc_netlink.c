@@ -48,7 +48,10 @@ static int fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 			mrc_verbs_port_state(ndev) == IB_PORT_ACTIVE ?
 			MRC_PORT_STATE_ACTIVE : MRC_PORT_STATE_DOWN) ||
 	    nla_put_u32(skb, MRC_A_DEV_EV_COUNT, READ_ONCE(mdev->ev_count)) ||
-	    nla_put_u32(skb, MRC_A_DEV_PLANES, count_planes(mdev))) {
+	    nla_put_u32(skb, MRC_A_DEV_PLANES, count_planes(mdev)) ||
+	    nla_put_u32(skb, MRC_A_DEV_TRIM_DSCP, READ_ONCE(mdev->trim_dscp)) ||
+	    nla_put_u32(skb, MRC_A_DEV_TRIM_LASTHOP_DSCP,
+			READ_ONCE(mdev->trim_lasthop_dscp))) {
 		dev_put(ndev);
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
@@ -194,6 +197,13 @@ int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (info->attrs[MRC_A_DEV_EV_COUNT])
 		WRITE_ONCE(mdev->ev_count,
 			   nla_get_u32(info->attrs[MRC_A_DEV_EV_COUNT]));
+	/* read without a lock by the receive path: each on its own */
+	if (info->attrs[MRC_A_DEV_TRIM_DSCP])
+		WRITE_ONCE(mdev->trim_dscp,
+			   nla_get_u32(info->attrs[MRC_A_DEV_TRIM_DSCP]));
+	if (info->attrs[MRC_A_DEV_TRIM_LASTHOP_DSCP])
+		WRITE_ONCE(mdev->trim_lasthop_dscp,
+			   nla_get_u32(info->attrs[MRC_A_DEV_TRIM_LASTHOP_DSCP]));
 	ib_device_put(&mdev->ib_dev);
 	return 0;
 }

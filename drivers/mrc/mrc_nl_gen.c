@@ -17,10 +17,12 @@ static const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_NAME + 1] = {
 };
 
 /* MRC_CMD_DEV_SET - do */
-static const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_EV_COUNT + 1] = {
+static const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_TRIM_LASTHOP_DSCP + 1] = {
 	[MRC_A_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_DEV_EV_COUNT] = NLA_POLICY_RANGE(NLA_U32, 4, MRC_MAX_EVS),
+	[MRC_A_DEV_TRIM_DSCP] = NLA_POLICY_MAX(NLA_U32, 63),
+	[MRC_A_DEV_TRIM_LASTHOP_DSCP] = NLA_POLICY_MAX(NLA_U32, 64),
 };
 
 /* MRC_CMD_PLANE_GET - do */
@@ -151,7 +153,7 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.cmd		= MRC_CMD_DEV_SET,
 		.doit		= mrc_nl_dev_set_doit,
 		.policy		= mrc_dev_set_nl_policy,
-		.maxattr	= MRC_A_DEV_EV_COUNT,
+		.maxattr	= MRC_A_DEV_TRIM_LASTHOP_DSCP,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{

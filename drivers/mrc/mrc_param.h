@@ -48,6 +48,14 @@ enum mrc_identity {
 #define MRC_DEFAULT_EVS		128
 
 /*
+ * Trimming: the DSCP a switch gives a packet it cut to its headers (the
+ * device profile's default; EF, as the lab's trimming qdisc), and the
+ * value that stands for "no DSCP" (no last-hop DSCP configured)
+ */
+#define MRC_TRIM_DSCP		46
+#define MRC_DSCP_NONE		64
+
+/*
  * The fabric the default NSCC profile is derived for (mrc_cc_params_default()):
  * MRC's, 100 Gb/s links and an unloaded RTT of 100 us, NICs and software
  * included; 4096-byte MTU packets.

@@ -740,6 +740,63 @@ void mrc_resp_probe(struct mrc_qp *qp, struct sk_buff *skb,
 		  pkt->ce ? MRC_SACK_M_SKIP_ONCE : MRC_SACK_M_NONE, true, txq);
 }
 
+/*
+ * Can a request of @psn be anything but dropped (counted)? The QP must
+ * take requests, and the PSN be in the window or behind it by at most
+ * MRC_TX_WIN: a requester's PSNs in flight span at most that up to the
+ * next it sends, which is at or past the base; one further back is
+ * nobody's retransmission, and to answer it (a READ runs again) would
+ * serve only whoever forged it. @d: the PSN less the window's base.
+ */
+static bool psn_in_reach(struct mrc_qp *qp, u32 psn, s32 *d)
+{
+	const struct mrc_psn_win *w = &qp->resp.win;
+
+	*d = mrc_psn_diff(psn, w->base);
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR ||
+	    *d >= (s32)w->size || *d < -(s32)MRC_TX_WIN) {
+		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * mrc_resp_trimmed() - a request a switch cut to its headers
+ * @qp: an RC QP, the packet's source checked; qp->lock held
+ * @skb: the headers (mrc_skb_pkt()->trim says where it was cut)
+ * @txq: the answer goes here
+ *
+ * A PSN the window still waits for is NACKed at once, naming the EV it
+ * came on, so that the requester resends it without waiting for a timer.
+ * One that already arrived whole (a resend cut, the first copy placed)
+ * gets the window's state instead, as a duplicate does; anything outside
+ * the window is nobody's and dropped.
+ */
+void mrc_resp_trimmed(struct mrc_qp *qp, struct sk_buff *skb,
+		      struct sk_buff_head *txq)
+{
+	struct mrc_pkt *pkt = mrc_skb_pkt(skb), nack;
+	u32 psn = mrc_bth_psn(pkt->hdr);
+	struct sk_buff *out;
+	s32 d;
+
+	if (!psn_in_reach(qp, psn, &d))
+		return;
+	if (d < 0 || mrc_psn_win_test(&qp->resp.win, psn)) {
+		mrc_count(qp->mdev, MRC_CNT_DUP, 1);
+		send_ack(qp, psn, txq);
+		return;
+	}
+	out = ack_skb(qp, MRC_OP_NACK, psn, &nack, 0);
+	if (!out)
+		return;
+	mrc_neth_set(mrc_pkt_hdr(&nack, MRC_H_NETH), pkt->trim, pkt->ev, psn,
+		     pkt->tseth ? mrc_tseth_ts(pkt->hdr + pkt->tseth) : 0);
+	mrc_count(qp->mdev, MRC_CNT_TRIM_NACK_TX, 1);
+	__skb_queue_tail(txq, out);
+}
+
 void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		   struct sk_buff_head *txq)
 {
@@ -750,25 +807,14 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 	struct mrc_rd_req rq;
 	s32 d;
 
-	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR) {
-		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
-		return;
-	}
 	/*
 	 * The PSN first: one beyond the window is dropped and a duplicate
 	 * answered again, whatever they ask; only a new request may end the
-	 * QP (a forged one would otherwise need no more than the QPN). A
-	 * requester's PSNs in flight span at most MRC_TX_WIN up to the next
-	 * it sends, which is at or past the base: one further back is
-	 * nobody's retransmission, and to answer it (a READ runs again) would
-	 * serve only whoever forged it. The EV and ECN mark a packet came
-	 * with count only from here on.
+	 * QP (a forged one would otherwise need no more than the QPN). The
+	 * EV and ECN mark a packet came with count only from here on.
 	 */
-	d = mrc_psn_diff(psn, rs->win.base);
-	if (d >= (s32)rs->win.size || d < -(s32)MRC_TX_WIN) {
-		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
+	if (!psn_in_reach(qp, psn, &d))
 		return;
-	}
 	rs->last_ev = pkt->ev;
 	if (pkt->ce) {
 		rs->ce_ev = pkt->ev;

@@ -10,6 +10,7 @@
  *   on_loss   mrc_sched_on_loss(): one did not (a drop, an overdue packet,
  *             a timeout: the signal says which)
  *   on_ecn    mrc_sched_on_ecn(): its forward path is marked
+ *   on_trim   mrc_sched_on_trim(): a switch on it cut a packet
  *   on_sack   mrc_sched_on_sack(): what a SACK says of the peer's planes,
  *             probes answered and ECN
  * A change of an EV's health is counted, traced and multicast here
@@ -214,6 +215,17 @@ void mrc_sched_on_ecn(struct mrc_qp *qp, u32 i)
 		return;
 	e->ecn++;
 	mrc_sched_signal(qp, i, MRC_EV_SIG_ECN);
+}
+
+/*
+ * A trim NACK for a packet sent on EV @i: its path is congested in the
+ * fabric, as an ECN mark says. One cut at the last hop, on the link into
+ * the receiver that every path shares, says nothing of the path.
+ */
+void mrc_sched_on_trim(struct mrc_qp *qp, u32 i, bool lasthop)
+{
+	if (!lasthop && ev_at(qp, i))
+		mrc_sched_signal(qp, i, MRC_EV_SIG_ECN);
 }
 
 /*

@@ -45,6 +45,9 @@ static const struct rdma_stat_desc mrc_counter_names[] = {
 	[MRC_CNT_BAD_QKEY]	= { .name = "rx_bad_qkey" },
 	[MRC_CNT_RD_EXCESS]	= { .name = "rx_rd_atomic_excess" },
 	[MRC_CNT_SRC_DENIED]	= { .name = "rx_src_denied" },
+	[MRC_CNT_TRIMMED_RX]	= { .name = "trimmed_received" },
+	[MRC_CNT_TRIM_NACK_TX]	= { .name = "trim_nacks_sent" },
+	[MRC_CNT_TRIM_NACK_RX]	= { .name = "trim_nacks_received" },
 };
 
 /*

@@ -143,6 +143,28 @@ unsigned int mrc_wire_prepare(struct mrc_pkt *pkt, u8 *hdr, u8 opcode,
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_wire_prepare);
 
+/*
+ * The part both parsers share: an opcode and transport version mrc speaks,
+ * and where its headers are. Return: the headers' length, or an error.
+ */
+static int parse_headers(struct mrc_pkt *pkt, u8 *hdr, u32 len)
+{
+	const struct mrc_opcode_info *info;
+
+	if (len < MRC_BTH_LEN)
+		return -EBADMSG;
+	info = mrc_wire_opcode(mrc_bth_opcode(hdr));
+	if (!info || mrc_bth_tver(hdr))
+		return -EPROTONOSUPPORT;
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->hdr = hdr;
+	pkt->opcode = mrc_bth_opcode(hdr);
+	pkt->mask = info->mask;
+	pkt->payload = layout(info->mask, mrc_bth_ts(hdr), pkt->off,
+			      &pkt->tseth);
+	return pkt->payload;
+}
+
 /**
  * mrc_wire_parse() - check a transport packet and find its headers
  * @pkt: result
@@ -156,30 +178,50 @@ EXPORT_SYMBOL_IF_KUNIT(mrc_wire_prepare);
  */
 int mrc_wire_parse(struct mrc_pkt *pkt, u8 *hdr, u32 len)
 {
-	const struct mrc_opcode_info *info;
-	unsigned int hlen, pad;
+	int err = parse_headers(pkt, hdr, len);
+	unsigned int hlen = err, pad;
 
-	if (len < MRC_BTH_LEN)
-		return -EBADMSG;
-	info = mrc_wire_opcode(mrc_bth_opcode(hdr));
-	if (!info || mrc_bth_tver(hdr))
-		return -EPROTONOSUPPORT;
-	memset(pkt, 0, sizeof(*pkt));
-	hlen = layout(info->mask, mrc_bth_ts(hdr), pkt->off, &pkt->tseth);
+	if (err < 0)
+		return err;
 	pad = mrc_bth_pad(hdr);
 	if (len < hlen + pad)
 		return -EBADMSG;
-	if (!(info->mask & MRC_H_PAYLOAD) && len != hlen)
+	if (!(pkt->mask & MRC_H_PAYLOAD) && len != hlen)
 		return -EBADMSG;
-	pkt->hdr = hdr;
 	pkt->len = len;
-	pkt->opcode = mrc_bth_opcode(hdr);
-	pkt->mask = info->mask;
-	pkt->payload = hlen;
 	pkt->paylen = len - hlen - pad;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_wire_parse);
+
+/**
+ * mrc_wire_parse_trimmed() - parse what a trimming switch left of a packet
+ * @pkt: filled in; @pkt->paylen is 0 and @pkt->trim is @reason
+ * @hdr: the BTH
+ * @len: the bytes that arrived from the BTH on
+ * @reason: MRC_NACK_TRIMMED or MRC_NACK_TRIMMED_LASTHOP
+ *
+ * Only a request that carries data is ever trimmed (anything shorter than
+ * the switch's trim length passes whole): its headers, up to the payload,
+ * must all be there. The ICRC went with the payload, so nothing of this
+ * is checked but its shape.
+ *
+ * Return: 0, or -EBADMSG / -EPROTONOSUPPORT for anything else.
+ */
+int mrc_wire_parse_trimmed(struct mrc_pkt *pkt, u8 *hdr, u32 len, u8 reason)
+{
+	int err = parse_headers(pkt, hdr, len);
+
+	if (err < 0)
+		return err;
+	if ((pkt->mask & (MRC_H_REQ | MRC_H_PAYLOAD)) !=
+	    (MRC_H_REQ | MRC_H_PAYLOAD) || len < (unsigned int)err)
+		return -EBADMSG;
+	pkt->len = err;
+	pkt->trim = reason;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_wire_parse_trimmed);
 
 void mrc_seth_write(u8 *p, const struct mrc_sack *s)
 {

@@ -127,6 +127,8 @@ const struct mrc_opcode_info *mrc_wire_opcode(u8 opcode);
  * @paylen: payload bytes, pad excluded
  * @ev: the entropy value it came with (UDP source port, flow label)
  * @ce: it arrived ECN-marked (Congestion Experienced, either IP header)
+ * @trim: a switch cut its payload (enum mrc_nack_reason: TRIMMED or
+ *	  TRIMMED_LASTHOP), 0 for a whole packet; only the headers are valid
  */
 struct mrc_pkt {
 	u8 *hdr;
@@ -139,9 +141,11 @@ struct mrc_pkt {
 	u32 paylen;
 	u32 ev;
 	bool ce;
+	u8 trim;
 };
 
 int mrc_wire_parse(struct mrc_pkt *pkt, u8 *hdr, u32 len);
+int mrc_wire_parse_trimmed(struct mrc_pkt *pkt, u8 *hdr, u32 len, u8 reason);
 unsigned int mrc_wire_prepare(struct mrc_pkt *pkt, u8 *hdr, u8 opcode,
 			      u32 paylen);
 unsigned int mrc_wire_hdr_len(u8 opcode, bool ts);

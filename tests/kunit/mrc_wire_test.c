@@ -331,6 +331,80 @@ static void parse_refuses_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_parse(&pkt, buf, hlen + 4));
 }
 
+/*
+ * What a trimming switch left: a data request's headers, whole, are
+ * parsed with no payload; anything else is refused, whatever is left.
+ */
+static void parse_trimmed(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+	struct mrc_pkt pkt, whole;
+	unsigned int op, hlen;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (op = 0; op < 256; op++) {
+		const struct mrc_opcode_info *info = mrc_wire_opcode(op);
+		bool data;
+
+		if (!info)
+			continue;
+		data = (info->mask & (MRC_H_REQ | MRC_H_PAYLOAD)) ==
+		       (MRC_H_REQ | MRC_H_PAYLOAD);
+		hlen = mrc_wire_hdr_len(op, false);
+		mrc_bth_init(buf, op, 0, false, 3, 0xffff, 1, 2);
+		if (!data) {
+			KUNIT_EXPECT_EQ_MSG(test, -EBADMSG,
+					    mrc_wire_parse_trimmed(&pkt, buf, 200,
+								   MRC_NACK_TRIMMED),
+					    "%s", info->name);
+			continue;
+		}
+		/* cut inside the headers; then right after them, or later */
+		KUNIT_EXPECT_EQ_MSG(test, -EBADMSG,
+				    mrc_wire_parse_trimmed(&pkt, buf, hlen - 1,
+							   MRC_NACK_TRIMMED),
+				    "%s", info->name);
+		KUNIT_ASSERT_EQ(test, 0,
+				mrc_wire_parse_trimmed(&pkt, buf, hlen,
+						       MRC_NACK_TRIMMED_LASTHOP));
+		KUNIT_EXPECT_EQ(test, MRC_NACK_TRIMMED_LASTHOP, pkt.trim);
+		KUNIT_EXPECT_EQ(test, 0, pkt.paylen);
+		KUNIT_ASSERT_EQ(test, 0,
+				mrc_wire_parse_trimmed(&pkt, buf, hlen + 37,
+						       MRC_NACK_TRIMMED));
+		KUNIT_EXPECT_EQ(test, MRC_NACK_TRIMMED, pkt.trim);
+		KUNIT_EXPECT_EQ(test, 0, pkt.paylen);
+		KUNIT_EXPECT_EQ(test, hlen, pkt.len);
+		/* the headers where a whole packet has them */
+		KUNIT_ASSERT_EQ(test, 0, mrc_wire_parse(&whole, buf, hlen + 40));
+		KUNIT_EXPECT_EQ(test, whole.mask, pkt.mask);
+		KUNIT_EXPECT_EQ(test, whole.payload, pkt.payload);
+		KUNIT_EXPECT_EQ(test, 0, whole.trim);
+		KUNIT_EXPECT_EQ(test, 0,
+				memcmp(whole.off, pkt.off, sizeof(pkt.off)));
+	}
+	/* with TS, the TSETH is a header too */
+	mrc_bth_init(buf, MRC_OP_WRITE_MIDDLE, 0, false, 0, 0xffff, 1, 2);
+	mrc_bth_set_flags8(buf, MRC_BTH_TS, 0);
+	hlen = mrc_wire_hdr_len(MRC_OP_WRITE_MIDDLE, true);
+	KUNIT_EXPECT_EQ(test, -EBADMSG,
+			mrc_wire_parse_trimmed(&pkt, buf, hlen - 1, MRC_NACK_TRIMMED));
+	KUNIT_EXPECT_EQ(test, 0,
+			mrc_wire_parse_trimmed(&pkt, buf, hlen, MRC_NACK_TRIMMED));
+	KUNIT_EXPECT_NE(test, 0, pkt.tseth);
+	/* unknown opcode, transport version, shorter than a BTH */
+	mrc_bth_init(buf, 0xd5, 0, false, 0, 0xffff, 1, 1);
+	KUNIT_EXPECT_EQ(test, -EPROTONOSUPPORT,
+			mrc_wire_parse_trimmed(&pkt, buf, 96, MRC_NACK_TRIMMED));
+	mrc_bth_init(buf, MRC_OP_WRITE_ONLY, 0, false, 0, 0xffff, 1, 1);
+	buf[1] |= 1;
+	KUNIT_EXPECT_EQ(test, -EPROTONOSUPPORT,
+			mrc_wire_parse_trimmed(&pkt, buf, 96, MRC_NACK_TRIMMED));
+	buf[1] &= ~1;
+	KUNIT_EXPECT_EQ(test, -EBADMSG,
+			mrc_wire_parse_trimmed(&pkt, buf, 11, MRC_NACK_TRIMMED));
+}
+
 static void bth_fields_are_independent(struct kunit *test)
 {
 	u8 b[MRC_BTH_LEN];
@@ -415,6 +489,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(prepare_matches_parse),
 	KUNIT_CASE(mrc_opcodes_mark_mrc),
 	KUNIT_CASE(parse_refuses_malformed),
+	KUNIT_CASE(parse_trimmed),
 	KUNIT_CASE(bth_fields_are_independent),
 	KUNIT_CASE(pkey_matches_default_only),
 	KUNIT_CASE(path_mtu_common),

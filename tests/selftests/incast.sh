@@ -17,11 +17,18 @@
 #                 drops only far above it (target 500 ms); one queue per
 #                 flow (both test kernels have it; plain codel is not in
 #                 the KASAN kernel's config)
+#   trim          a trimming switch's port instead (tests/trimq, mrc_trim):
+#                 a 32 KiB FIFO drained at RATE, CE marks on a ramp from 8
+#                 to 24 KiB of it; what overflows is cut to 96 bytes (its
+#                 headers), DSCP 46, length fields left stale, and overtakes
+#                 the FIFO in a 64 KiB priority queue
 # The other direction (ACKs, the senders' replies) is not limited.
 #
 #   incast_up TYPE N RATE AQM   builds it; fails if a port does not come up
+#   incast_aqm AQM RATE         replaces the bottleneck's qdiscs
 #   incast_cleanup              removes it (safe to call twice; an EXIT trap)
 #   incast_qdisc_stats          the bottleneck qdiscs' stats (tc -s -j)
+#   incast_trimq ARGS...        tests/trimq/trimq.py in the switch's namespace
 #   on_h K CMD... / on_r CMD... CMD in sender K's / the receiver's namespace
 #
 # After incast_up: INC_N, INC_NS_R, INC_NS_SW, INC_DEV_R, INC_IP_R, INC_GID_R,
@@ -55,9 +62,31 @@ _incast_ready() {
 	done
 }
 
-# _incast_aqm AQM RATE: the bottleneck's qdiscs on sw's tr
-_incast_aqm() {
+_INC_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+incast_trimq() {
+	netns "$INC_NS_SW" python3 "$_INC_REPO/tests/trimq/trimq.py" "$@"
+}
+
+# _incast_trimq_load: the trimming qdisc's module, as built or installed
+_incast_trimq_load() {
+	local ko
+	ko=$_INC_REPO/build/$(uname -r)/tests/trimq/sch_mrc_trim.ko
+	grep -q '^sch_mrc_trim ' /proc/modules && return 0
+	if [ -f "$ko" ]; then insmod "$ko"; else modprobe sch_mrc_trim; fi
+}
+
+# incast_aqm AQM RATE: the bottleneck's qdiscs on sw's tr
+incast_aqm() {
 	local aqm=$1 rate=$2
+	if [ "$aqm" = trim ]; then
+		_incast_trimq_load || return 1
+		# another kind under the same handle is a change, refused
+		netns "$INC_NS_SW" tc qdisc del dev tr root 2>/dev/null
+		incast_trimq qdisc add dev tr handle 1: rate "${rate}kbit" \
+			limit 32768 prio_limit 65536 trim_len 96 trim_dscp 46 \
+			kmin 8192 kmax 24576 fix_len 0
+		return
+	fi
 	# a deep FIFO: 4 MiB, seconds at these rates, so that without congestion
 	# control the queue, not the tail drop, is what the senders meet first
 	netns "$INC_NS_SW" tc qdisc replace dev tr root handle 1: \
@@ -102,7 +131,7 @@ incast_up() {
 			"route add 10.79.0.0/16 via 10.79.$k.254" |
 			ip -n "${INC_NS[k]}" -batch - || return 1
 	done
-	_incast_aqm "$aqm" "$rate" || return 1
+	incast_aqm "$aqm" "$rate" || return 1
 	netns "$INC_NS_R" rdma link add "$INC_DEV_R" type "$type" netdev vr || return 1
 	for ((k = 1; k <= n; k++)); do
 		netns "${INC_NS[k]}" rdma link add "${INC_DEV[k]}" type "$type" netdev vh ||
@@ -132,6 +161,7 @@ incast_cleanup() {
 		ip netns del "$INC_NS_R" 2>/dev/null
 	fi
 	[ -z "$INC_NS_SW" ] || ip netns del "$INC_NS_SW" 2>/dev/null
+	rmmod sch_mrc_trim 2>/dev/null
 	INC_N=0 INC_NS_R='' INC_NS_SW=''
 	return 0
 }

@@ -51,10 +51,13 @@ and READ responses carry PSNs already acknowledged, or never sent.
 At the end it prints one JSON object: the packets sent per class, per
 opcode and per family, and what the receiving device must count for them:
 "expect" (icrc_errors, rx_bad_pkey, rx_bad_qkey, rx_wrong_source,
-unknown_qp, exactly; malformed at least "malformed" and at most that plus
-"dispatched"; rx_packets at least "dispatched"). The expectations come
-from a model of mrc's receive path (mrc_net.c: is_ours(), recv(),
-mrc_wire_parse(), dispatch()) applied to the bytes of each frame sent.
+unknown_qp, trimmed_received, exactly; malformed at least "malformed" and
+at most that plus "dispatched"; rx_packets at least "dispatched"). The
+expectations come from a model of mrc's receive path (mrc_net.c:
+is_ours(), recv(), mrc_wire_parse() and mrc_wire_parse_trimmed(),
+dispatch()) applied to the bytes of each frame sent: a length field that
+claims more than arrived, or a bad ICRC under DSCP 46 (the device's
+trim_dscp), makes a packet a trimmed one.
 The wire layout is read from drivers/mrc/mrc_wire.[ch] at start, so a
 new opcode is fuzzed without a change here; the IP/UDP/ICRC framing is
 mrc_inject.py's.
@@ -90,6 +93,7 @@ SO_RCVBUFFORCE, SO_ATTACH_FILTER, SOL_PACKET, PACKET_STATISTICS = 33, 26, 263, 6
 SNIFF_EVERY = 0.05
 GSI_QKEY = 0x80010000
 PSN_MASK = 0xFFFFFF
+TRIM_DSCP = 46                  # the device's trim_dscp, its default
 # the receive window (MRC_RX_WIN) and the send window (MRC_TX_WIN) of mrc.h
 RX_WIN = TX_WIN = 1024
 # how far a window may have moved past the last packet the fuzzer saw
@@ -236,6 +240,19 @@ class Wire:
                 pos += self.hlen_of(n)
         return out, pos
 
+    def parse_trimmed(self, tp):
+        """mrc_wire_parse_trimmed(): a data request's headers, all there"""
+        if len(tp) < self.bth:
+            return "short"
+        op = self.ops.get(tp[0])
+        if op is None or tp[1] & 0x0F:
+            return "proto"
+        want = self.bit["REQ"] | self.bit["PAYLOAD"]
+        if op[1] & want != want:
+            return "not data"
+        _, hlen = self.layout(op[1], bool(tp[8] & 0x20))
+        return "ok" if len(tp) >= hlen else "short"
+
     def parse(self, tp):
         """mrc_wire_parse(): 'ok', or why it refuses (EPROTONOSUPPORT, EBADMSG)"""
         if len(tp) < self.bth:
@@ -299,7 +316,7 @@ class Fuzzer:
         self.count = {"class": {}, "opcode": {}, "family": {}, "outcome": {}}
         self.expect = {k: 0 for k in ("icrc_errors", "rx_bad_pkey", "rx_bad_qkey",
                                       "rx_wrong_source", "unknown_qp", "malformed",
-                                      "dispatched", "not_ours")}
+                                      "dispatched", "trimmed_received", "not_ours")}
         self.ops = sorted(wire.ops)
         self.unknown = [o for o in range(256) if o not in wire.ops]
         self.fieldlist = self._fieldlist()
@@ -551,6 +568,9 @@ class Fuzzer:
         et = struct.unpack(">H", f[12:14])[0]
         p = f[14:]
         outer = 0
+        # the DSCP of the outermost IP header: a trimming switch's mark
+        dscp = 0 if len(p) < 2 else p[1] >> 2 if et == ETH_P_IP else \
+            (p[0] & 0xF) << 2 | p[1] >> 6
         if et == ETH_P_IP:
             if len(p) < 20 or p[0] >> 4 != 4 or p[0] & 0xF != 5 or p[9] != 17 or \
                     struct.unpack(">H", p[6:8])[0] & 0x3FFF:
@@ -590,22 +610,29 @@ class Fuzzer:
                 return "malformed", None
         else:
             l3 = struct.unpack(">H", p[4:6])[0] + 40
-        if l3 > len(p):
+        if l3 < nhlen + 8 or len(p) < nhlen + 8:
             return "malformed", None
-        p = p[:l3]
-        if l3 < nhlen + 8:
-            return "malformed", None
+        # trimmed: length fields that claim more than arrived, or a bad
+        # ICRC under the device's trim DSCP (mrc_wire_parse_trimmed())
         ulen = struct.unpack(">H", p[nhlen + 4:nhlen + 6])[0]
-        if ulen != len(p) - nhlen or ulen < 8 + 12 + 4:
+        trim = l3 > len(p)
+        if not trim:
+            p = p[:l3]
+            trim = ulen > len(p) - nhlen
+            if not trim and ulen != len(p) - nhlen:
+                return "malformed", None
+        if not trim and ulen < 8 + 12 + 4:
             return "malformed", None
-        if struct.unpack("<I", p[-4:])[0] != inj.icrc(p, nhlen):
-            return "icrc", None
-        tp = p[nhlen + 8:-4]
-        if self.w.parse(tp) != "ok":
+        if not trim and struct.unpack("<I", p[-4:])[0] != inj.icrc(p, nhlen):
+            if dscp != TRIM_DSCP:
+                return "icrc", None
+            trim = True
+        tp = p[nhlen + 8:] if trim else p[nhlen + 8:-4]
+        if (self.w.parse_trimmed(tp) if trim else self.w.parse(tp)) != "ok":
             return "malformed", None
         if struct.unpack(">H", tp[2:4])[0] & 0x7FFF != 0x7FFF:
             return "bad_pkey", None
-        return "ok", (tp, p[:nhlen])
+        return "trimmed" if trim else "ok", (tp, p[:nhlen])
 
     @staticmethod
     def _ipsum_bad(h):
@@ -749,13 +776,16 @@ class Fuzzer:
                 if len(f) <= 14 + self.mtu:
                     break
             outcome, rest = self.model(f, local)
-            if outcome == "ok":
+            if outcome == "trimmed" and self.w.ops[rest[0][0]][1] & self.w.bit["DETH"]:
+                self.expect["trimmed_received"] += 1
+                outcome = "trimmed:ud"      # dropped, no NACK for UD
+            elif outcome in ("ok", "trimmed"):
                 tp, ip = rest
-                self.expect["dispatched"] += 1
+                self.expect["dispatched" if outcome == "ok" else "trimmed_received"] += 1
                 what = self.dispatched(tp, ip, fam)
                 if what != "engine":
                     self.expect[what] += 1
-                outcome = "ok:" + what
+                outcome += ":" + what
             elif outcome == "icrc":
                 self.expect["icrc_errors"] += 1
             elif outcome == "bad_pkey":

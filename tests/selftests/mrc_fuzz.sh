@@ -21,7 +21,9 @@
 #   - each device's counters move by exactly what the fuzzer's model of
 #     mrc's receive path (printed by mrc_fuzz.py as JSON) says for the
 #     frames it sent: icrc_errors, rx_bad_pkey, rx_bad_qkey,
-#     rx_wrong_source, unknown_qp; malformed at least the model's and at
+#     rx_wrong_source, unknown_qp, trimmed_received (a length field that
+#     claims more than arrived reads as a trimmed packet); malformed at
+#     least the model's and at
 #     most that plus the packets that reached an engine; rx_packets at
 #     least the packets that passed the checks
 #   - then in-window requests (mrc_fuzz.py --inwin) at throwaway perftest
@@ -125,7 +127,8 @@ b, a, s = rd(before), rd(after), json.load(open(summary))
 e, d = s["expect"], {k: a[k] - b.get(k, 0) for k in a}
 engine = s["outcome"].get("ok:engine", 0)
 bad = []
-for k in ("icrc_errors", "rx_bad_pkey", "rx_bad_qkey", "rx_wrong_source", "unknown_qp"):
+for k in ("icrc_errors", "rx_bad_pkey", "rx_bad_qkey", "rx_wrong_source", "unknown_qp",
+          "trimmed_received"):
     if d[k] != e[k]:
         bad.append("%s moved %d, the fuzzer's frames make %d" % (k, d[k], e[k]))
 if not e["malformed"] <= d["malformed"] <= e["malformed"] + engine:
@@ -227,9 +230,9 @@ check "no RC QP in ERR on either device" no_err
 
 counters "$DEV_A" "$LOGS/a.after"
 counters "$DEV_B" "$LOGS/b.after"
-check "h1's counters moved as its fuzzer's frames make them (exact: icrc_errors, rx_bad_pkey, rx_bad_qkey, rx_wrong_source, unknown_qp)" \
+check "h1's counters moved as its fuzzer's frames make them (exact: icrc_errors, rx_bad_pkey, rx_bad_qkey, rx_wrong_source, unknown_qp, trimmed_received)" \
 	moved "$DEV_A" "$LOGS/a.before" "$LOGS/a.after" "$LOGS/at1.json"
-check "h2's counters moved as its fuzzer's frames make them (exact: icrc_errors, rx_bad_pkey, rx_bad_qkey, rx_wrong_source, unknown_qp)" \
+check "h2's counters moved as its fuzzer's frames make them (exact: icrc_errors, rx_bad_pkey, rx_bad_qkey, rx_wrong_source, unknown_qp, trimmed_received)" \
 	moved "$DEV_B" "$LOGS/b.before" "$LOGS/b.after" "$LOGS/at2.json"
 ktap_info "$(moved "$DEV_A" "$LOGS/a.before" "$LOGS/a.after" "$LOGS/at1.json" | head -1)"
 ktap_info "$(moved "$DEV_B" "$LOGS/b.before" "$LOGS/b.after" "$LOGS/at2.json" | head -1)"

@@ -16,6 +16,12 @@
 #     knobs for this lab: 20 Mbit/s, an RTT of about a millisecond): both
 #     incasts again, every buffer verified, every QP completes, and the
 #     senders' NSCC cut their windows on the ECN marks
+#   - then, NSCC still on, the bottleneck a trimming switch's port (the
+#     test-only mrc_trim qdisc, length fields left stale): both incasts
+#     again; what the switch cut, the receiver NACKed and the senders
+#     resent; no QP failed. Then one sender alone into a FIFO of half its
+#     window: its cut packets recognised, NACKed, resent; again with the
+#     length fields fixed (the DSCP alone tells)
 #
 # MRC_QUICK=1: 4 senders and 1 MiB each per phase; otherwise 8 and 2 MiB.
 # Rates and times are printed, never judged.
@@ -41,7 +47,7 @@ PORT=$((20000 + $$ % 20000))
 
 cleanup() { incast_cleanup; }
 trap cleanup EXIT
-ktap_header 10
+ktap_header 19
 
 incast_up mrc "$N" "$RATE" fq_codel >"$LOGS/up" 2>&1
 up_rc=$?
@@ -183,4 +189,93 @@ nscc_acted() {
 }
 check "NSCC: the senders cut their windows (decreases, quick adapts); no QP failed" nscc_acted
 report
+
+# Trimming, NSCC still on: the bottleneck becomes a trimming switch's port
+# (tests/trimq). What overflows its FIFO reaches the receiver cut to its
+# headers, with stale length fields; the receiver answers each with a trim
+# NACK and the sender resends it at once, before any timer.
+check "trimming switch at the bottleneck (mrc_trim: 32 KiB FIFO, $RATE kbit/s)" \
+	incast_aqm trim "$RATE"
+snapshot
+rounds trim 'trimming: '
+# grown KEY FILE...: KEY's growth since the snapshot, over the FILEs (c1.*)
+grown() {
+	local key=$1 f t=0 v
+	shift
+	for f in "$@"; do
+		v=$(jq --slurpfile a "${f/c1./c0.}" ".$key - \$a[0].$key" "$f") || return 1
+		t=$((t + v))
+	done
+	echo "$t"
+}
+trim_facts() {
+	local k files=()
+	for ((k = 1; k <= N; k++)); do
+		counters "${INC_DEV[k]}" "${INC_NS[k]}" >"$LOGS/c1.$k"
+		files+=("$LOGS/c1.$k")
+	done
+	counters "$INC_DEV_R" "$INC_NS_R" >"$LOGS/c1.r"
+	incast_trimq qdisc show dev tr >"$LOGS/trimq" || return 1
+	q_trimmed=$(jq .xstats.trimmed "$LOGS/trimq")
+	q_dropped=$(jq .xstats.dropped "$LOGS/trimq")
+	r_trimmed=$(grown trimmed_received "$LOGS/c1.r")
+	r_nacks=$(grown trim_nacks_sent "$LOGS/c1.r")
+	s_nacks=$(grown trim_nacks_received "${files[@]}")
+	s_retx=$(grown retransmits "${files[@]}")
+	s_to=$(grown timeouts "${files[@]}")
+}
+trim_facts
+ktap_info "trimming: switch trimmed $q_trimmed, dropped $q_dropped; receiver:" \
+	"$r_trimmed trimmed packets in, $r_nacks trim NACKs out; senders:" \
+	"$s_nacks trim NACKs in, $s_retx retransmits, $s_to timeouts"
+# trim_counts MIN: what the switch cut, the receiver counted (no more) and
+# NACKed, the senders took (no more) and resent; at least MIN of each
+trim_counts() {
+	local min=$1
+	[ "${q_trimmed:-0}" -ge "$min" ] || { echo "the switch trimmed $q_trimmed"; return 1; }
+	[ "${r_trimmed:-0}" -ge "$min" ] && [ "$r_trimmed" -le "$q_trimmed" ] ||
+		{ echo "receiver: $r_trimmed trimmed packets, of $q_trimmed"; return 1; }
+	[ "${r_nacks:-0}" -ge "$min" ] && [ "$r_nacks" -le "$r_trimmed" ] ||
+		{ echo "receiver: $r_nacks trim NACKs for $r_trimmed trimmed"; return 1; }
+	[ "${s_nacks:-0}" -ge "$min" ] && [ "$s_nacks" -le "$r_nacks" ] ||
+		{ echo "senders: $s_nacks trim NACKs of $r_nacks"; return 1; }
+	[ "${s_retx:-0}" -ge "$s_nacks" ] ||
+		{ echo "senders: $s_retx retransmits for $s_nacks trim NACKs"; return 1; }
+}
+# how many the incast gets cut depends on how the senders overlap
+check "trimming: what the switch cut, the receiver counted and NACKed, the senders resent" \
+	trim_counts 0
+check "trimming: no sender's QP failed; the receiver took their packets" moved
+report
+
+# One sender, and a FIFO of half its largest window: its first burst is
+# cut for certain. Length fields stale, then fixed: then only the DSCP
+# (46, the device's trim_dscp) and the ICRC cut away tell a trimmed packet.
+one_sender() { local N=1; incast "$@"; }
+incast_trimq qdisc change dev tr limit 8192 kmin 2048 kmax 6144 >/dev/null
+snapshot
+check "trimming, one sender: ibv_rc_pingpong -c, 64 KiB x $ITERS: every buffer verified" \
+	one_sender onepp -g ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c -- \
+	ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c
+trim_facts
+ktap_info "trimming, one sender: switch trimmed $q_trimmed in all; receiver:" \
+	"$r_trimmed trimmed packets in, $r_nacks trim NACKs out; sender:" \
+	"$s_nacks trim NACKs in, $s_retx retransmits, $s_to timeouts"
+check "trimming, one sender: the cut packets (stale lengths) recognised, NACKed, resent" \
+	trim_counts 1
+incast_trimq qdisc change dev tr fix_len 1 >/dev/null
+snapshot
+check "trimming, lengths fixed: one sender, ibv_rc_pingpong -c, 64 KiB x $ITERS: every buffer verified" \
+	one_sender fixpp -g ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c -- \
+	ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c
+trim_facts
+f_icrc=$(grown icrc_errors "$LOGS/c1.r")
+ktap_info "trimming, lengths fixed: switch trimmed $q_trimmed in all; receiver:" \
+	"$r_trimmed trimmed packets in, $r_nacks trim NACKs out, $f_icrc ICRC errors;" \
+	"sender: $s_nacks trim NACKs in, $s_retx retransmits, $s_to timeouts"
+fixed_seen() {
+	trim_counts 1 || return 1
+	[ "$f_icrc" = 0 ] || { echo "$f_icrc ICRC errors: cut packets not recognised"; return 1; }
+}
+check "trimming, lengths fixed: recognised by DSCP (no ICRC error), NACKed, resent" fixed_seen
 ktap_finish

@@ -18,7 +18,7 @@ modprobe -q ib_uverbs
 modprobe -q veth
 modprobe -q dummy
 
-ktap_header 31
+ktap_header 32
 trap cleanup_ns EXIT
 setup_ns a b
 ip link add va netns "$a" type veth peer name vb netns "$b"
@@ -47,6 +47,12 @@ check "index matches rdma dev" \
 check "node_guid matches ibv_devices" \
 	bash -c "[ \"\$(A -j dev show | jq -r .[0].node_guid | tr -d :)\" = \"\$(ibv_devices | awk '\$1 == \"mrca\" { print \$2 }')\" ]"
 check "dev show DEV" bash -c "A dev show mrca | grep -q '^mrca: '"
+check "dev set: the trimming DSCPs round-trip (defaults 46 and none)" \
+	bash -c "A -j dev show mrca | jq -e '.[0].trim_dscp == 46 and .[0].trim_lasthop_dscp == \"none\"' &&
+		A dev set mrca trim_dscp 40 trim_lasthop_dscp 41 &&
+		A -j dev show mrca | jq -e '.[0].trim_dscp == 40 and .[0].trim_lasthop_dscp == 41' &&
+		A dev set mrca trim_dscp 46 trim_lasthop_dscp none &&
+		A dev show mrca | grep -q ' trim_dscp 46 trim_lasthop_dscp none$'"
 err=$(B dev show mrca 2>&1); rc=$?
 check "dev show of another namespace's device: clear error, exit 1" \
 	bash -c "[ $rc = 1 ] && [[ '$err' == *'no such mrc device in this network namespace'* ]]"

@@ -9,6 +9,8 @@
 #include "mrcctl.h"
 
 #define EV_COUNT_MIN	4	/* the family's min of ev-count */
+#define DSCP_MAX	63
+#define DSCP_NONE	64	/* trim-lasthop-dscp: none */
 
 static const char *const port_states[] = {
 	[MRC_PORT_STATE_DOWN] = "DOWN",
@@ -46,6 +48,14 @@ static int cb_dev(const struct nlmsghdr *nlh, void *data)
 	rec_guid(&r, tb[MRC_A_DEV_NODE_GUID]);
 	rec_attr_u32(&r, "planes", "planes ", tb[MRC_A_DEV_PLANES]);
 	rec_attr_u32(&r, "evs", "evs ", tb[MRC_A_DEV_EV_COUNT]);
+	rec_attr_u32(&r, "trim_dscp", "trim_dscp ", tb[MRC_A_DEV_TRIM_DSCP]);
+	if (nl_attr_ok(tb[MRC_A_DEV_TRIM_LASTHOP_DSCP], MNL_TYPE_U32) &&
+	    mnl_attr_get_u32(tb[MRC_A_DEV_TRIM_LASTHOP_DSCP]) == DSCP_NONE)
+		rec_str(&r, "trim_lasthop_dscp", "trim_lasthop_dscp ", NULL,
+			"none");
+	else
+		rec_attr_u32(&r, "trim_lasthop_dscp", "trim_lasthop_dscp ",
+			     tb[MRC_A_DEV_TRIM_LASTHOP_DSCP]);
 	rec_emit(c, &r);
 	return MNL_CB_OK;
 }
@@ -73,19 +83,32 @@ int dev_set(struct ctx *c, int argc, char **argv)
 {
 	struct arg evs = { .key = "evs", .type = ARG_U32, .min = EV_COUNT_MIN,
 			   .max = MRC_MAX_EVS };
-	struct arg *args[] = { &evs, NULL };
+	struct arg trim = { .key = "trim_dscp", .type = ARG_U32,
+			    .max = DSCP_MAX };
+	struct arg last = { .key = "trim_lasthop_dscp", .type = ARG_STR };
+	struct arg *args[] = { &evs, &trim, &last, NULL };
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
+	uint32_t lasthop = DSCP_NONE;
 
 	if (!argc)
 		die_usage("dev set: missing DEV");
 	parse_dev_name(argv[0]);
 	parse_args("dev set", args, argc - 1, argv + 1);
-	if (!evs.set)
+	if (!evs.set && !trim.set && !last.set)
 		die_usage("dev set: nothing to set");
+	if (last.set && strcmp(last.str, "none") &&
+	    !parse_u32(last.str, DSCP_MAX, &lasthop))
+		die_usage("dev set: invalid trim_lasthop_dscp \"%s\" (0..%d or none)",
+			  last.str, DSCP_MAX);
 	nl_open(c);
 	nlh = nl_msg(c, buf, MRC_CMD_DEV_SET, 0, MRC_A_DEV_NAME, argv[0]);
-	mnl_attr_put_u32(nlh, MRC_A_DEV_EV_COUNT, evs.u32);
+	if (evs.set)
+		mnl_attr_put_u32(nlh, MRC_A_DEV_EV_COUNT, evs.u32);
+	if (trim.set)
+		mnl_attr_put_u32(nlh, MRC_A_DEV_TRIM_DSCP, trim.u32);
+	if (last.set)
+		mnl_attr_put_u32(nlh, MRC_A_DEV_TRIM_LASTHOP_DSCP, lasthop);
 	return nl_request(c, nlh, argv[0]);
 }
 

@@ -112,6 +112,14 @@ done
 
 # ---- changes ------------------------------------------------------------
 sent "dev set" "cmd=2 2=mrc0 6=64" -- dev set mrc0 evs 64
+sent "dev set: the trimming DSCPs" "cmd=2 2=mrc0 8=40 9=41" -- \
+	dev set mrc0 trim_dscp 40 trim_lasthop_dscp 41
+sent "dev set: no last-hop DSCP (64)" "cmd=2 2=mrc0 9=64" -- \
+	dev set mrc0 trim_lasthop_dscp none
+expect "dev set trim_dscp 64: refused, nothing sent" 2 /dev/null \
+	'invalid trim_dscp "64" (0..63)' -- dev set mrc0 trim_dscp 64
+expect "dev set trim_lasthop_dscp 64: refused, nothing sent" 2 /dev/null \
+	'invalid trim_lasthop_dscp "64" (0..63 or none)' -- dev set mrc0 trim_lasthop_dscp 64
 sent "plane add: ifindex, id" "cmd=4 2=mrc0 4=1 3=3" -- plane add dev mrc0 netdev lo id 3
 sent "plane add without id" "cmd=4 2=mrc0 4=1" -- plane add netdev lo dev mrc0
 sent "plane set allow: IPv6 and IPv4 prefixes, a bare address" \
