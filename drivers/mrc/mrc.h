@@ -757,6 +757,8 @@ int mrc_nl_get_all(struct sk_buff *skb, struct netlink_callback *cb,
 struct mrc_dev *mrc_nl_info_dev(struct genl_info *info, int ia, int na);
 struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
 				 int ia, int na);
+struct mrc_qp *mrc_nl_rc_qp(struct mrc_dev *mdev, u32 qpn,
+			    struct netlink_ext_ack *extack);
 void mrc_nl_notify_plane(struct mrc_dev *mdev, u32 id, struct net *net);
 void mrc_nl_notify_path(struct mrc_dev *mdev, const struct in6_addr *peer);
 void mrc_nl_notify_ev(struct mrc_dev *mdev, u32 qpn, u32 i,

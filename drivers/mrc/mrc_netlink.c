@@ -763,7 +763,7 @@ static int fill_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
 }
 
 /* RC QP @qpn of @mdev, with a reference (mrc_qp_put()) */
-static struct mrc_qp *rc_qp(struct mrc_dev *mdev, u32 qpn,
+struct mrc_qp *mrc_nl_rc_qp(struct mrc_dev *mdev, u32 qpn,
 			    struct netlink_ext_ack *extack)
 {
 	struct mrc_qp *qp = mrc_qp_get(mdev, qpn);
@@ -783,7 +783,7 @@ static int copy_evs(struct mrc_dev *mdev, u32 qpn, struct mrc_ev *out,
 {
 	struct mrc_qp *qp;
 
-	qp = rc_qp(mdev, qpn, extack);
+	qp = mrc_nl_rc_qp(mdev, qpn, extack);
 	if (!qp)
 		return -ENOENT;
 	spin_lock_bh(&qp->lock);
@@ -859,7 +859,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto put;
 	}
-	qp = rc_qp(mdev, nla_get_u32(a[MRC_A_EV_QPN]), info->extack);
+	qp = mrc_nl_rc_qp(mdev, nla_get_u32(a[MRC_A_EV_QPN]), info->extack);
 	if (!qp) {
 		err = -ENOENT;
 		goto put;

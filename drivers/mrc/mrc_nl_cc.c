@@ -3,6 +3,7 @@
  * The "mrc" family's cc-get and cc-set: a device's congestion control
  * profile, which its new RC QPs copy (mrc_req.c). Reading it is open to
  * the namespace, changing it is for its administrator (mrc_netlink.c).
+ * And cc-qp-get: one QP's state, for that administrator too.
  */
 #include <net/genetlink.h>
 
@@ -128,4 +129,107 @@ int mrc_nl_cc_set_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_unlock(&mdev->cfg_lock);
 	ib_device_put(&mdev->ib_dev);
 	return 0;
+}
+
+/* what cc-qp-get reports of a QP, copied under its lock */
+struct cc_qp_view {
+	bool on;
+	struct mrc_cc cc;
+	u32 inflight;
+	u32 srtt_us;
+};
+
+static int cc_qp_view(struct mrc_dev *mdev, u32 qpn, struct cc_qp_view *v,
+		      struct netlink_ext_ack *extack)
+{
+	struct mrc_qp *qp = mrc_nl_rc_qp(mdev, qpn, extack);
+
+	if (!qp)
+		return -ENOENT;
+	spin_lock_bh(&qp->lock);
+	v->on = qp->req.cc_on;
+	v->cc = qp->req.cc;
+	v->inflight = qp->req.inflight;
+	v->srtt_us = qp->req.srtt_us;
+	spin_unlock_bh(&qp->lock);
+	mrc_qp_put(qp);
+	return 0;
+}
+
+static int fill_cc_qp(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
+		      const struct cc_qp_view *v, const struct genl_info *info)
+{
+	const struct mrc_cc *cc = &v->cc;
+	void *hdr;
+
+	hdr = genlmsg_iput(skb, info);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_CC_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_string(skb, MRC_A_CC_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u32(skb, MRC_A_CC_QPN, qpn) ||
+	    nla_put_u32(skb, MRC_A_CC_ALGO,
+			v->on ? MRC_CC_ALGO_NSCC : MRC_CC_ALGO_NONE) ||
+	    nla_put_u32(skb, MRC_A_CC_INFLIGHT, v->inflight) ||
+	    nla_put_u32(skb, MRC_A_CC_SRTT,
+			min_t(u64, (u64)v->srtt_us * NSEC_PER_USEC, U32_MAX)))
+		goto cancel;
+	if (v->on &&
+	    (nla_put_u32(skb, MRC_A_CC_CWND, cc->cwnd) ||
+	     nla_put_u32(skb, MRC_A_CC_MAX_CWND, cc->max_cwnd) ||
+	     nla_put_u32(skb, MRC_A_CC_BASE_RTT, cc->base_rtt) ||
+	     nla_put_u32(skb, MRC_A_CC_AVG_DELAY, mrc_cc_avg_delay(cc)) ||
+	     nla_put_uint(skb, MRC_A_CC_DECREASES, cc->stats.decreases) ||
+	     nla_put_uint(skb, MRC_A_CC_QUICK_ADAPTS, cc->stats.quick_adapts) ||
+	     nla_put_uint(skb, MRC_A_CC_NACK_DECREASES,
+			  cc->stats.nack_decreases) ||
+	     nla_put_uint(skb, MRC_A_CC_TIMEOUTS, cc->stats.timeouts)))
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* One RC QP's congestion control, as it is now: for its administrator */
+int mrc_nl_cc_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct cc_qp_view *v;
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	u32 qpn;
+	int err;
+
+	mdev = mrc_nl_admin_dev(skb, info, MRC_A_CC_DEV_INDEX,
+				MRC_A_CC_DEV_NAME);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	err = -EINVAL;
+	if (!info->attrs[MRC_A_CC_QPN]) {
+		NL_SET_ERR_MSG(info->extack, "QP number required");
+		goto out;
+	}
+	qpn = nla_get_u32(info->attrs[MRC_A_CC_QPN]);
+	err = -ENOMEM;
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		goto out;
+	err = cc_qp_view(mdev, qpn, v, info->extack);
+	if (err)
+		goto free;
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto free;
+	err = fill_cc_qp(msg, mdev, qpn, v, info);
+	if (err)
+		nlmsg_free(msg);
+	else
+		err = genlmsg_reply(msg, info);
+free:
+	kfree(v);
+out:
+	ib_device_put(&mdev->ib_dev);
+	return err;
 }

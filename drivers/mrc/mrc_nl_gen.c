@@ -135,6 +135,13 @@ static const struct nla_policy mrc_cc_set_nl_policy[MRC_A_CC_DISABLE_QA + 1] = {
 	[MRC_A_CC_DISABLE_QA] = { .type = NLA_U8, },
 };
 
+/* MRC_CMD_CC_QP_GET - do */
+static const struct nla_policy mrc_cc_qp_get_nl_policy[MRC_A_CC_QPN + 1] = {
+	[MRC_A_CC_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_CC_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_CC_QPN] = { .type = NLA_U32, },
+};
+
 /* Ops table for mrc */
 static const struct genl_split_ops mrc_nl_ops[] = {
 	{
@@ -243,6 +250,13 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.doit		= mrc_nl_cc_set_doit,
 		.policy		= mrc_cc_set_nl_policy,
 		.maxattr	= MRC_A_CC_DISABLE_QA,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_CC_QP_GET,
+		.doit		= mrc_nl_cc_qp_get_doit,
+		.policy		= mrc_cc_qp_get_nl_policy,
+		.maxattr	= MRC_A_CC_QPN,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 };

@@ -47,7 +47,7 @@ PORT=$((20000 + $$ % 20000))
 
 cleanup() { incast_cleanup; }
 trap cleanup EXIT
-ktap_header 19
+ktap_header 20
 
 incast_up mrc "$N" "$RATE" fq_codel >"$LOGS/up" 2>&1
 up_rc=$?
@@ -189,6 +189,42 @@ nscc_acted() {
 }
 check "NSCC: the senders cut their windows (decreases, quick adapts); no QP failed" nscc_acted
 report
+
+# one QP's congestion control as it runs (mrcctl cc show dev DEV qpn N):
+# sender 1 writes alone for a while, its state is read once it has an RTT
+sender_rc_qp() {
+	netns "${INC_NS[1]}" rdma -j res show qp |
+		jq -r --arg d "${INC_DEV[1]}" '.[] | select(.ifname == $d and .type == "RC") | .lqpn' |
+		head -1
+}
+cc_qp_read() {
+	local q
+	q=$(sender_rc_qp) && [ -n "$q" ] &&
+		"$TOPO_MRCCTL" -n "${INC_NS[1]}" -j cc show dev "${INC_DEV[1]}" qpn "$q" \
+			>"$LOGS/ccqp" 2>&1 && jq -e '.[0].srtt > 0 and .[0].cwnd > 0' "$LOGS/ccqp"
+}
+cc_qp_live() {
+	local p=$((PORT + 1)) spid cpid rc=0
+	PORT=$p
+	ip netns exec "$INC_NS_R" timeout -k 5 "$TMO" ib_write_bw -d "$INC_DEV_R" -x "$INC_GID_R" \
+		-F -s "$SIZE" -D 60 -p "$p" >"$LOGS/live.srv" 2>&1 &
+	spid=$!
+	wait_listen "$INC_NS_R" tcp "$p" "$spid" || { kill "$spid"; return 1; }
+	ip netns exec "${INC_NS[1]}" timeout -k 5 "$TMO" ib_write_bw -d "${INC_DEV[1]}" \
+		-x "${INC_GID[1]}" -F -s "$SIZE" -D 60 -p "$p" "$INC_IP_R" >"$LOGS/live.cli" 2>&1 &
+	cpid=$!
+	wait_for "$(tmo 60)" cc_qp_read || rc=1
+	kill "$cpid" "$spid" 2>/dev/null
+	wait "$cpid" "$spid" 2>/dev/null
+	ktap_info "NSCC: sender 1's QP: $(jq -c '.[0] | del(.dev)' "$LOGS/ccqp" 2>/dev/null)"
+	[ $rc = 0 ] || { cat "$LOGS/ccqp"; return 1; }
+	# the lab's knobs bound what it shows
+	jq -e '.[0] | .algo == "nscc" and .cwnd <= .max_cwnd and .max_cwnd <= 16384 and
+		.base_rtt <= 1000 and (.inflight | type) == "number" and
+		(.avg_delay | type) == "number"' "$LOGS/ccqp"
+}
+check "NSCC: cc show dev DEV qpn N: a writing QP's window, largest window, base RTT, RTT" \
+	cc_qp_live
 
 # Trimming, NSCC still on: the bottleneck becomes a trimming switch's port
 # (tests/trimq). What overflows its FIFO reaches the receiver cut to its

@@ -70,7 +70,7 @@ rstats_delta() {
 plane_tx() { A -j plane show dev "$DEV_A" | jq -r '.[] | "\(.plane) \(.tx_bytes)"'; }
 path_tx() { A -j path show dev "$DEV_A" | jq -r '.[] | "\(.path) \(.tx_packets)"'; }
 
-ktap_header 38
+ktap_header 39
 t0=$SECONDS
 fabric_start
 
@@ -150,6 +150,7 @@ evs_used() {
 }
 [ -z "$qpn" ] || wait_for "$(tmo 30)" evs_used
 A -j ev show dev "$DEV_A" qpn "${qpn:-0}" >"$LOGS/evs" 2>&1
+A -j cc show dev "$DEV_A" qpn "${qpn:-0}" >"$LOGS/ccqp" 2>&1
 kill -0 "$cpid" 2>/dev/null && alive=yes || alive=no
 # the snapshot is all this case needs of the run
 kill "$cpid" "$spid" 2>/dev/null
@@ -172,6 +173,11 @@ ev_ok() {
 }
 ktap_info "EV set of QP ${qpn:-?}"
 check "ev show: 128 EVs of the QP in rotation, 32 per plane, all used; 128 backups" ev_ok
+# congestion control is off by default: the QP's RTT and bytes in flight
+# only, no window
+check "cc show dev DEV qpn N: the live QP without congestion control (srtt, inflight)" \
+	jq -e --argjson q "${qpn:-0}" '.[0] | .qpn == $q and .algo == "none" and .srtt > 0 and
+		(.inflight | type) == "number" and (has("cwnd") | not)' "$LOGS/ccqp"
 # shellcheck disable=SC2016 # $m is jq's
 check "ECN: CE marks at t0-p1-0 -> t1-p1-0 counted on that path's EVs (path $marked) only" \
 	jq -e --argjson m "${marked:-99}" '([.[] | select(.path == $m and .tx_packets > 0)] |

@@ -18,7 +18,7 @@ modprobe -q ib_uverbs
 modprobe -q veth
 modprobe -q dummy
 
-ktap_header 32
+ktap_header 34
 trap cleanup_ns EXIT
 setup_ns a b
 ip link add va netns "$a" type veth peer name vb netns "$b"
@@ -81,6 +81,9 @@ check "plane set of a missing plane: refused, the kernel says why" \
 
 # -- the congestion control profile: off by default, every knob round-trips,
 # bad values are refused with the kernel's reason and change nothing
+err=$(A cc show dev mrca qpn 1 2>&1); rc=$?
+check "cc show qpn of a QP that is not RC (QP1, the GSI's): clear error, exit 1" \
+	bash -c "[ $rc = 1 ] && [[ '$err' == *'no such RC QP'* ]]"
 check "cc show: algo none by default, every NSCC knob shown" \
 	bash -c "A -j cc show dev mrca | jq -e '.[0].algo == \"none\" and
 		([.[0] | .base_rtt, .target_delay, .max_cwnd, .eta, .fi, .fi_scale, .gamma,
@@ -138,7 +141,8 @@ check "a user without CAP_NET_ADMIN: dev show works" \
 refused() { [ "$1" = 1 ] && [[ $2 == *"needs CAP_NET_ADMIN in the device's network namespace"* ]]; }
 # shellcheck disable=SC2086 # $req: the request's words
 for req in "dev set mrca evs 4" "ev show dev mrca qpn 1" "plane del dev mrca id 1" \
-	"plane set dev mrca id 0 allow any" "cc set dev mrca algo nscc"; do
+	"plane set dev mrca id 0 allow any" "cc set dev mrca algo nscc" \
+	"cc show dev mrca qpn 1"; do
 	err=$(netns "$a" "${NOBODY[@]}" "$MRCCTL" $req 2>&1); rc=$?
 	check "a user without CAP_NET_ADMIN: $req refused, the kernel says why" \
 		refused "$rc" "$err"

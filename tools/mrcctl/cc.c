@@ -60,16 +60,57 @@ static int cb_cc(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* one QP's state: live values, not knobs */
+static int cb_cc_qp(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
+	struct ctx *c = data;
+	struct rec r = {};
+
+	nl_attrs(nlh, tb, MRC_A_CC_MAX);
+	if (!rec_dev(c, &r, tb[MRC_A_CC_DEV_NAME], NULL))
+		return MNL_CB_OK;
+	rec_attr_u32(&r, "qpn", "qpn ", tb[MRC_A_CC_QPN]);
+	rec_attr_enum(&r, "algo", "algo ", tb[MRC_A_CC_ALGO], cc_algos,
+		      ARRAY_SIZE(cc_algos));
+	rec_attr_u32(&r, "cwnd", "cwnd ", tb[MRC_A_CC_CWND]);
+	rec_attr_u32(&r, "max_cwnd", "max_cwnd ", tb[MRC_A_CC_MAX_CWND]);
+	rec_attr_u32(&r, "inflight", "inflight ", tb[MRC_A_CC_INFLIGHT]);
+	rec_attr_u32(&r, "base_rtt", "base_rtt ", tb[MRC_A_CC_BASE_RTT]);
+	rec_attr_u32(&r, "avg_delay", "avg_delay ", tb[MRC_A_CC_AVG_DELAY]);
+	rec_attr_u32(&r, "srtt", "srtt ", tb[MRC_A_CC_SRTT]);
+	rec_attr_uint(&r, "decreases", "decreases ", NULL, tb[MRC_A_CC_DECREASES]);
+	rec_attr_uint(&r, "quick_adapts", "quick_adapts ", NULL,
+		      tb[MRC_A_CC_QUICK_ADAPTS]);
+	rec_attr_uint(&r, "nack_decreases", "nack_decreases ", NULL,
+		      tb[MRC_A_CC_NACK_DECREASES]);
+	rec_attr_uint(&r, "timeouts", "timeouts ", NULL, tb[MRC_A_CC_TIMEOUTS]);
+	rec_emit(c, &r);
+	return MNL_CB_OK;
+}
+
+/* cc show [ dev DEV [ qpn N ] ]: the profiles, or one QP's state */
 int cc_show(struct ctx *c, int argc, char **argv)
 {
-	const char *dev = parse_opt_dev("cc show", argc, argv);
+	struct arg dev = { .key = "dev", .type = ARG_DEV };
+	struct arg qpn = { .key = "qpn", .type = ARG_U32, .max = QPN_MAX };
+	struct arg *args[] = { &dev, &qpn, NULL };
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 
+	parse_args("cc show", args, argc, argv);
+	if (qpn.set)
+		parse_need("cc show", &dev);
 	nl_open(c);
-	nlh = nl_msg(c, buf, MRC_CMD_CC_GET, dev ? NLM_F_ACK : NLM_F_DUMP,
-		     MRC_A_CC_DEV_NAME, dev);
-	return nl_show(c, nlh, cb_cc, dev ? dev : "cc show");
+	if (qpn.set) {
+		nlh = nl_msg(c, buf, MRC_CMD_CC_QP_GET, NLM_F_ACK,
+			     MRC_A_CC_DEV_NAME, dev.str);
+		mnl_attr_put_u32(nlh, MRC_A_CC_QPN, qpn.u32);
+		return nl_show(c, nlh, cb_cc_qp, dev.str);
+	}
+	nlh = nl_msg(c, buf, MRC_CMD_CC_GET, dev.str ? NLM_F_ACK : NLM_F_DUMP,
+		     MRC_A_CC_DEV_NAME, dev.str);
+	return nl_show(c, nlh, cb_cc, dev.str ? dev.str : "cc show");
 }
 
 /* cc set dev DEV [ algo { nscc | none } ] [ KNOB VALUE ]... */

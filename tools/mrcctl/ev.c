@@ -5,8 +5,6 @@
 
 #include "mrcctl.h"
 
-#define QPN_MAX		0xffffff
-
 static const char *const ev_states[] = {
 	[MRC_EV_STATE_GOOD] = "GOOD",
 	[MRC_EV_STATE_SKIP] = "SKIP",

@@ -65,7 +65,7 @@ static void usage(FILE *f)
 	      "mrcctl path del dev DEV peer ADDR [ plane N [ usid CONTAINER | srh SEGS | remote ADDR ] ]\n"
 	      "mrcctl ev show dev DEV qpn N\n"
 	      "mrcctl ev { deny | allow } dev DEV qpn N index I\n"
-	      "mrcctl cc show [ dev DEV ]\n"
+	      "mrcctl cc show [ dev DEV [ qpn N ] ]\n"
 	      "mrcctl cc set dev DEV [ algo { nscc | none } ] [ KNOB ]...\n"
 	      "mrcctl stats [ dev DEV ]\n"
 	      "mrcctl fabric load FILE dev DEV host NAME [ -n | --dry-run ]\n"

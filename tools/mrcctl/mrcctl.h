@@ -28,6 +28,7 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define SRH_SEGS_MAX	6	/* the most segments of an srh path */
+#define QPN_MAX		0xffffff	/* QP numbers are 24 bits */
 #define NL_ATTR_MAX	31	/* at least the max of every attribute set */
 
 static_assert(NL_ATTR_MAX >= MRC_A_PLANE_MAX, "NL_ATTR_MAX is too small");

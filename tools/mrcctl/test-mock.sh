@@ -112,6 +112,9 @@ done
 
 # ---- changes ------------------------------------------------------------
 sent "dev set" "cmd=2 2=mrc0 6=64" -- dev set mrc0 evs 64
+sent "cc show dev DEV qpn N: one QP's state" "cmd=17 2=mrc0 20=7" -- cc show dev mrc0 qpn 7
+expect "cc show qpn N without dev: refused, nothing sent" 2 /dev/null \
+	'mrcctl: cc show: missing "dev"' -- cc show qpn 7
 sent "dev set: the trimming DSCPs" "cmd=2 2=mrc0 8=40 9=41" -- \
 	dev set mrc0 trim_dscp 40 trim_lasthop_dscp 41
 sent "dev set: no last-hop DSCP (64)" "cmd=2 2=mrc0 9=64" -- \
