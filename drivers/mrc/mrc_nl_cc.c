@@ -44,6 +44,33 @@ static void cc_profile(struct mrc_dev *mdev, bool *on, struct mrc_cc_params *p)
 	spin_unlock_bh(&mdev->cc_lock);
 }
 
+/* a cc-get or cc-qp-get reply's start: the device, then the algorithm */
+static void *cc_msg_start(struct sk_buff *skb, struct mrc_dev *mdev,
+			  const struct genl_info *info, bool on)
+{
+	void *hdr = genlmsg_iput(skb, info);
+
+	if (!hdr)
+		return NULL;
+	if (nla_put_u32(skb, MRC_A_CC_DEV_INDEX, mdev->ib_dev.index) ||
+	    nla_put_string(skb, MRC_A_CC_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
+	    nla_put_u32(skb, MRC_A_CC_ALGO,
+			on ? MRC_CC_ALGO_NSCC : MRC_CC_ALGO_NONE)) {
+		genlmsg_cancel(skb, hdr);
+		return NULL;
+	}
+	return hdr;
+}
+
+/* what congestion control did: a device's QPs, or one QP */
+static int put_cc_counts(struct sk_buff *skb, u64 decreases, u64 quick_adapts,
+			 u64 timeouts)
+{
+	return nla_put_uint(skb, MRC_A_CC_DECREASES, decreases) ||
+	       nla_put_uint(skb, MRC_A_CC_QUICK_ADAPTS, quick_adapts) ||
+	       nla_put_uint(skb, MRC_A_CC_TIMEOUTS, timeouts);
+}
+
 static int fill_cc(struct sk_buff *skb, struct mrc_dev *mdev,
 		   const struct genl_info *info)
 {
@@ -53,21 +80,14 @@ static int fill_cc(struct sk_buff *skb, struct mrc_dev *mdev,
 	u32 i;
 
 	cc_profile(mdev, &on, &p);
-	hdr = genlmsg_iput(skb, info);
+	hdr = cc_msg_start(skb, mdev, info, on);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, MRC_A_CC_DEV_INDEX, mdev->ib_dev.index) ||
-	    nla_put_string(skb, MRC_A_CC_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
-	    nla_put_u32(skb, MRC_A_CC_ALGO,
-			on ? MRC_CC_ALGO_NSCC : MRC_CC_ALGO_NONE) ||
-	    nla_put_u32(skb, MRC_A_CC_QA_GATE, p.qa_gate) ||
+	if (nla_put_u32(skb, MRC_A_CC_QA_GATE, p.qa_gate) ||
 	    nla_put_u8(skb, MRC_A_CC_DISABLE_QA, p.disable_qa) ||
-	    nla_put_uint(skb, MRC_A_CC_DECREASES,
-			 atomic64_read(&mdev->cc_decreases)) ||
-	    nla_put_uint(skb, MRC_A_CC_QUICK_ADAPTS,
-			 atomic64_read(&mdev->cc_quick_adapts)) ||
-	    nla_put_uint(skb, MRC_A_CC_TIMEOUTS,
-			 atomic64_read(&mdev->cc_timeouts)))
+	    put_cc_counts(skb, atomic64_read(&mdev->cc_decreases),
+			  atomic64_read(&mdev->cc_quick_adapts),
+			  atomic64_read(&mdev->cc_timeouts)))
 		goto cancel;
 	for (i = 0; i < ARRAY_SIZE(cc_knobs); i++)
 		if (nla_put_u32(skb, cc_knobs[i].attr, *knob(&p, i)))
@@ -162,14 +182,10 @@ static int fill_cc_qp(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
 	const struct mrc_cc *cc = &v->cc;
 	void *hdr;
 
-	hdr = genlmsg_iput(skb, info);
+	hdr = cc_msg_start(skb, mdev, info, v->on);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, MRC_A_CC_DEV_INDEX, mdev->ib_dev.index) ||
-	    nla_put_string(skb, MRC_A_CC_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
-	    nla_put_u32(skb, MRC_A_CC_QPN, qpn) ||
-	    nla_put_u32(skb, MRC_A_CC_ALGO,
-			v->on ? MRC_CC_ALGO_NSCC : MRC_CC_ALGO_NONE) ||
+	if (nla_put_u32(skb, MRC_A_CC_QPN, qpn) ||
 	    nla_put_u32(skb, MRC_A_CC_INFLIGHT, v->inflight) ||
 	    nla_put_u32(skb, MRC_A_CC_SRTT,
 			min_t(u64, (u64)v->srtt_us * NSEC_PER_USEC, U32_MAX)))
@@ -179,11 +195,10 @@ static int fill_cc_qp(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
 	     nla_put_u32(skb, MRC_A_CC_MAX_CWND, cc->max_cwnd) ||
 	     nla_put_u32(skb, MRC_A_CC_BASE_RTT, cc->base_rtt) ||
 	     nla_put_u32(skb, MRC_A_CC_AVG_DELAY, mrc_cc_avg_delay(cc)) ||
-	     nla_put_uint(skb, MRC_A_CC_DECREASES, cc->stats.decreases) ||
-	     nla_put_uint(skb, MRC_A_CC_QUICK_ADAPTS, cc->stats.quick_adapts) ||
 	     nla_put_uint(skb, MRC_A_CC_NACK_DECREASES,
 			  cc->stats.nack_decreases) ||
-	     nla_put_uint(skb, MRC_A_CC_TIMEOUTS, cc->stats.timeouts)))
+	     put_cc_counts(skb, cc->stats.decreases, cc->stats.quick_adapts,
+			   cc->stats.timeouts)))
 		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
