@@ -121,7 +121,7 @@ static void shuffle(struct rnd_state *rnd, u8 *a, u32 n, u32 stride)
 }
 
 /*
- * A new round: a new order, and SKIP lasts one round only. The order
+ * A new round: a new order, and a SKIP EV has one round less to sit out. The order
  * stripes the planes: every run of as many packets as there are planes
  * takes one slot of each, the planes in a random order, and each plane
  * walks its own slots in a random order. Equal planes then stay evenly
@@ -140,9 +140,18 @@ static void new_round(struct mrc_evset *evs)
 		shuffle(&evs->rnd, &evs->order[b], evs->per, np);
 	for (j = 0; j < evs->per; j++)
 		shuffle(&evs->rnd, &evs->order[j * np], np, 1);
-	for (j = 0; j < evs->n; j++)
-		if (evs->ev[j].state == MRC_EV_STATE_SKIP)
-			evs->ev[j].state = MRC_EV_STATE_GOOD;
+	for (j = 0; j < evs->n; j++) {
+		struct mrc_ev *e = &evs->ev[j];
+
+		if (e->state != MRC_EV_STATE_SKIP)
+			continue;
+		if (e->penalty > 1) {
+			e->penalty--;
+			continue;
+		}
+		e->penalty = 0;
+		e->state = MRC_EV_STATE_GOOD;
+	}
 }
 
 /* The planes up here and at the peer; ours alone if none is up at both */
@@ -159,6 +168,8 @@ static u16 reachable(const struct mrc_evset *evs, u16 planes_up)
  * Walks the round's permutation of the slots, skipping those whose EV is
  * not GOOD or whose plane is down, here or at the peer (its port status,
  * mrc_evset_peer_planes()); a new round starts with a new permutation.
+ * When a whole walk finds no GOOD EV but SKIP ones, the first of those
+ * carries the packet: a penalty steers, it never stops the QP.
  * When no plane is up at both ends, the peer's word is ignored: it is
  * stale, since it came over one of them.
  *
@@ -166,6 +177,7 @@ static u16 reachable(const struct mrc_evset *evs, u16 planes_up)
  */
 int mrc_evset_next(struct mrc_evset *evs, u16 planes_up)
 {
+	int skipped = -ENETUNREACH;
 	u32 tries;
 
 	planes_up = reachable(evs, planes_up);
@@ -179,10 +191,15 @@ int mrc_evset_next(struct mrc_evset *evs, u16 planes_up)
 		if (++evs->cursor == evs->nslots)
 			evs->cursor = 0;
 		e = &evs->ev[i];
-		if (e->state == MRC_EV_STATE_GOOD && (planes_up & BIT(e->plane)))
+		if (!(planes_up & BIT(e->plane)))
+			continue;
+		if (e->state == MRC_EV_STATE_GOOD)
 			return i;
+		if (e->state == MRC_EV_STATE_SKIP && skipped < 0)
+			skipped = i;
 	}
-	return -ENETUNREACH;
+	/* every usable one sits out a penalty: the first met still works */
+	return skipped;
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_evset_next);
 
@@ -251,6 +268,7 @@ EXPORT_SYMBOL_IF_KUNIT(mrc_evset_usable);
 static void set_state(struct mrc_evset *evs, struct mrc_ev *e, u8 state)
 {
 	e->loss_run = 0;
+	e->penalty = 0;
 	if (e->state == MRC_EV_STATE_ASSUMED_BAD)
 		evs->nbad--;
 	if (state == MRC_EV_STATE_ASSUMED_BAD) {
@@ -382,7 +400,8 @@ static void fill_slot(struct mrc_evset *evs, struct mrc_ev *e)
  * @sig: what happened
  * @chg: set to what changed
  *
- * ECN, DROP: GOOD -> SKIP for the rest of the round. LOSS: GOOD or SKIP in a
+ * ECN, DROP: GOOD -> SKIP for the rest of the round; TRIM: GOOD or SKIP
+ * -> SKIP for MRC_EV_PENALTY_TRIM rounds (the longer penalty stands). LOSS: GOOD or SKIP in a
  * slot -> ASSUMED_BAD at the MRC_EV_LOSS_RUN-th loss in a row (see
  * retire()); EVs on standby only carried packets
  * before they left their slot, so their late losses say nothing new.
@@ -406,8 +425,13 @@ bool mrc_evset_signal(struct mrc_evset *evs, u32 i, enum mrc_ev_sig sig,
 	switch (sig) {
 	case MRC_EV_SIG_ECN:
 	case MRC_EV_SIG_DROP:
-		if (e->state == MRC_EV_STATE_GOOD)
-			e->state = MRC_EV_STATE_SKIP;
+	case MRC_EV_SIG_TRIM:
+		if (e->state != MRC_EV_STATE_GOOD &&
+		    e->state != MRC_EV_STATE_SKIP)
+			break;
+		e->state = MRC_EV_STATE_SKIP;
+		e->penalty = max_t(u8, e->penalty, sig == MRC_EV_SIG_TRIM ?
+				   MRC_EV_PENALTY_TRIM : MRC_EV_PENALTY_ECN);
 		break;
 	case MRC_EV_SIG_LOSS:
 		if (e->slot >= 0 && usable(e) && ++e->loss_run >= MRC_EV_LOSS_RUN)

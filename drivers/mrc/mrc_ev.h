@@ -15,8 +15,12 @@
  * Only GOOD EVs carry packets. A forward ECN mark makes an EV SKIP for the
  * rest of the round, and so does a drop that later packets on the same EV
  * overtook: the path works, and a trimming fabric would have trimmed the
- * packet (MRC 1.0 reads a trim as congestion). A second loss on an EV that
- * delivers nothing (no packet on it delivered in between) makes it
+ * packet (MRC 1.0 reads a trim as congestion). A trim NACK (not at the
+ * last hop) is the stronger word: SKIP for MRC_EV_PENALTY_TRIM rounds. The
+ * EV's penalty is the rounds it still sits out; a new signal never
+ * shortens it and never adds to it (many packets report one congestion).
+ * A second loss on an EV that delivers nothing (no packet on it delivered
+ * in between) makes it
  * ASSUMED_BAD (MRC 1.0 retires an EV at its first real loss, where switches
  * trim instead of dropping for congestion; without trimming one congestion
  * drop must not retire a path, a dead path loses every packet), and so
@@ -68,6 +72,10 @@ static inline u8 mrc_ev_path(u32 ev) { return (ev >> MRC_EV_PATH_SHIFT) & 0xff; 
 static inline u8 mrc_ev_index(u32 ev) { return ev & 0xff; }
 static inline u16 mrc_ev_sport(u32 ev) { return ev >> 16; }
 static inline u32 mrc_ev_flow(u32 ev) { return ev & 0xffff; }
+
+/* rounds an EV sits out (SKIP) for an ECN mark or a drop, and for a trim */
+#define MRC_EV_PENALTY_ECN	1
+#define MRC_EV_PENALTY_TRIM	4
 
 /* answered probes in a row that bring an ASSUMED_BAD EV back */
 #define MRC_EV_PROBES_GOOD	3
@@ -124,6 +132,7 @@ struct mrc_ev {
 	bool probe_wait;
 	u8 probe_backoff;
 	u8 loss_run;
+	u8 penalty;		/* rounds still to sit out (SKIP) */
 	bool exact;
 	bool delivered;
 	u32 deliv_seq;
@@ -138,6 +147,7 @@ struct mrc_ev {
 	u64 retrans;
 	u64 losses;
 	u64 ecn;
+	u64 trims;
 	u64 probes;
 };
 
@@ -192,6 +202,7 @@ enum mrc_ev_sig {
 	MRC_EV_SIG_PROBE_LOST,	/* a probe sent on it was not answered */
 	MRC_EV_SIG_DENY,	/* the operator denies it */
 	MRC_EV_SIG_ALLOW,	/* the operator allows it again */
+	MRC_EV_SIG_TRIM,	/* a packet on it was trimmed in the fabric */
 };
 
 /**

@@ -754,6 +754,8 @@ static int fill_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
 	    nla_put_uint(skb, MRC_A_EV_ECN, e->ecn) ||
 	    nla_put_uint(skb, MRC_A_EV_PROBES, e->probes) ||
 	    nla_put_u32(skb, MRC_A_EV_SRTT, e->srtt_us) ||
+	    nla_put_uint(skb, MRC_A_EV_TRIMS, e->trims) ||
+	    nla_put_u32(skb, MRC_A_EV_PENALTY, e->penalty) ||
 	    (e->slot >= 0 && nla_put_u32(skb, MRC_A_EV_SLOT, e->slot))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

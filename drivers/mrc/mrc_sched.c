@@ -109,7 +109,8 @@ void mrc_sched_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig)
 			mrc_count(mdev, MRC_CNT_EV_FLOOR, 1);
 		return;
 	}
-	if (sig == MRC_EV_SIG_ECN || sig == MRC_EV_SIG_DROP) {
+	if (sig == MRC_EV_SIG_ECN || sig == MRC_EV_SIG_DROP ||
+	    sig == MRC_EV_SIG_TRIM) {
 		mrc_count(mdev, MRC_CNT_EV_SKIP, 1);
 		return;
 	}
@@ -219,13 +220,19 @@ void mrc_sched_on_ecn(struct mrc_qp *qp, u32 i)
 
 /*
  * A trim NACK for a packet sent on EV @i: its path is congested in the
- * fabric, as an ECN mark says. One cut at the last hop, on the link into
+ * fabric, a queue there full, not just marking: it sits out
+ * MRC_EV_PENALTY_TRIM rounds. One cut at the last hop, on the link into
  * the receiver that every path shares, says nothing of the path.
  */
 void mrc_sched_on_trim(struct mrc_qp *qp, u32 i, bool lasthop)
 {
-	if (!lasthop && ev_at(qp, i))
-		mrc_sched_signal(qp, i, MRC_EV_SIG_ECN);
+	struct mrc_ev *e = ev_at(qp, i);
+
+	if (!e)
+		return;
+	e->trims++;
+	if (!lasthop)
+		mrc_sched_signal(qp, i, MRC_EV_SIG_TRIM);
 }
 
 /*

@@ -676,6 +676,66 @@ static void skip_one_round(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MRC_EV_STATE_ASSUMED_BAD, evs->ev[k].state);
 }
 
+/*
+ * A trim: MRC_EV_PENALTY_TRIM rounds out, the current one included (here
+ * the one that just ended); no later signal shortens or lengthens it; a
+ * set whose every slot sits out a penalty still carries packets.
+ */
+static void trim_penalty(struct kunit *test)
+{
+	struct mrc_evset *evs = evset(test, 2, 2, 8, 15);
+	struct mrc_ev_change chg;
+	int k = evs->slot[0], r, i;
+
+	while (evs->cursor)
+		mrc_evset_next(evs, 0xffff);
+	KUNIT_EXPECT_TRUE(test, signal(evs, k, MRC_EV_SIG_TRIM, &chg));
+	KUNIT_EXPECT_EQ(test, MRC_EV_STATE_SKIP, evs->ev[k].state);
+	KUNIT_EXPECT_EQ(test, MRC_EV_PENALTY_TRIM, evs->ev[k].penalty);
+	KUNIT_EXPECT_FALSE(test, signal(evs, k, MRC_EV_SIG_ECN, &chg));
+	KUNIT_EXPECT_FALSE(test, signal(evs, k, MRC_EV_SIG_TRIM, &chg));
+	KUNIT_EXPECT_EQ(test, MRC_EV_PENALTY_TRIM, evs->ev[k].penalty);
+	/* still usable: it counts for the floor */
+	KUNIT_EXPECT_EQ(test, evs->nslots, mrc_evset_usable(evs));
+	for (r = 0; r < MRC_EV_PENALTY_TRIM - 1; r++) {
+		do {
+			KUNIT_EXPECT_NE(test, k, mrc_evset_next(evs, 0xffff));
+		} while (evs->cursor);
+		KUNIT_EXPECT_EQ(test, MRC_EV_STATE_SKIP, evs->ev[k].state);
+	}
+	mrc_evset_next(evs, 0xffff);
+	KUNIT_EXPECT_EQ(test, MRC_EV_STATE_GOOD, evs->ev[k].state);
+	KUNIT_EXPECT_EQ(test, 0, evs->ev[k].penalty);
+
+	/* an ECN mark is one round; many marks are still one */
+	for (i = 0; i < 5; i++)
+		signal(evs, k, MRC_EV_SIG_ECN, &chg);
+	KUNIT_EXPECT_EQ(test, MRC_EV_PENALTY_ECN, evs->ev[k].penalty);
+	/* a retired EV carries no penalty */
+	KUNIT_EXPECT_TRUE(test, lose(evs, k, &chg));
+	KUNIT_EXPECT_EQ(test, MRC_EV_STATE_ASSUMED_BAD, evs->ev[k].state);
+	KUNIT_EXPECT_EQ(test, 0, evs->ev[k].penalty);
+	KUNIT_EXPECT_FALSE(test, signal(evs, k, MRC_EV_SIG_TRIM, &chg));
+	KUNIT_EXPECT_EQ(test, 0, evs->ev[k].penalty);
+
+	/*
+	 * every slot penalised: a SKIP EV carries the packet; each such pick
+	 * walks a whole round, so the penalties run out as many picks later
+	 */
+	for (i = 0; i < evs->nslots; i++)
+		if (evs->ev[evs->slot[i]].state == MRC_EV_STATE_GOOD)
+			signal(evs, evs->slot[i], MRC_EV_SIG_TRIM, &chg);
+	for (i = 0; i < MRC_EV_PENALTY_TRIM - 1; i++) {
+		int e = mrc_evset_next(evs, 0xffff);
+
+		KUNIT_ASSERT_GE(test, e, 0);
+		KUNIT_EXPECT_EQ(test, MRC_EV_STATE_SKIP, evs->ev[e].state);
+	}
+	i = mrc_evset_next(evs, 0xffff);
+	KUNIT_ASSERT_GE(test, i, 0);
+	KUNIT_EXPECT_EQ(test, MRC_EV_STATE_GOOD, evs->ev[i].state);
+}
+
 /* DENIED is the operator's: the transport never changes it */
 static void deny_allow(struct kunit *test)
 {
@@ -727,6 +787,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(probe_after_bad),
 	KUNIT_CASE(probe_schedule),
 	KUNIT_CASE(skip_one_round),
+	KUNIT_CASE(trim_penalty),
 	KUNIT_CASE(deny_allow),
 	{}
 };

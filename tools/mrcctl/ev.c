@@ -56,6 +56,8 @@ static void rec_ev(struct rec *r, const struct nlattr **tb)
 	rec_attr_uint(r, "retrans", "retrans ", NULL, tb[MRC_A_EV_RETRANS]);
 	rec_attr_uint(r, "losses", "lost ", NULL, tb[MRC_A_EV_LOSSES]);
 	rec_attr_uint(r, "ecn", "ecn ", NULL, tb[MRC_A_EV_ECN]);
+	rec_attr_uint(r, "trims", "trims ", NULL, tb[MRC_A_EV_TRIMS]);
+	rec_attr_u32(r, "penalty", "penalty ", tb[MRC_A_EV_PENALTY]);
 	rec_attr_uint(r, "probes", "probes ", NULL, tb[MRC_A_EV_PROBES]);
 	if (nl_attr_ok(tb[MRC_A_EV_SRTT], MNL_TYPE_U32))
 		rec_num(r, "srtt_us", "srtt ", "us", mnl_attr_get_u32(tb[MRC_A_EV_SRTT]));

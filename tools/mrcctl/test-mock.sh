@@ -78,10 +78,10 @@ sent "path show: one dump of all devices" "cmd=6 dump" -- path show
 sent "path show peer: one dump, filtered" "cmd=6 dump 3=fd00::2" -- path show peer fd00::2
 
 expect_lines "ev show: the device from the request; slot, \"slot -\" out of the rotation" \
-"mrc0 qpn 17 ev 5 value 0x1230a064 plane 1 path 3 state GOOD slot 2 tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7 probes 0 srtt 25us
-mrc0 qpn 17 ev 6 value 0x1230a065 plane 1 path 3 state ASSUMED_BAD slot - tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7 probes 5000000000 srtt 50us" -- \
+"mrc0 qpn 17 ev 5 value 0x1230a064 plane 1 path 3 state GOOD slot 2 tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7 trims 0 penalty 0 probes 0 srtt 25us
+mrc0 qpn 17 ev 6 value 0x1230a065 plane 1 path 3 state ASSUMED_BAD slot - tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7 trims 3 penalty 1 probes 5000000000 srtt 50us" -- \
 	ev show dev mrc0 qpn 17
-MOCK_OLD_EV=1 expect_lines "ev show: a kernel without slot, probes, srtt: no \"slot -\"" \
+MOCK_OLD_EV=1 expect_lines "ev show: a kernel without slot, probes, srtt, trims, penalty: no \"slot -\"" \
 "mrc0 qpn 17 ev 5 value 0x1230a064 plane 1 path 3 state GOOD tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7
 mrc0 qpn 17 ev 6 value 0x1230a065 plane 1 path 3 state ASSUMED_BAD tx 10 pkts 40960 bytes retrans 0 lost 0 ecn 7" -- \
 	ev show dev mrc0 qpn 17
@@ -89,11 +89,12 @@ sent "ev show: dev and qpn" "cmd=9 dump 2=mrc0 3=17" -- ev show qpn 17 dev mrc0
 check "ev show -j: value as a hex string" bash -c \
 	"'$MRCCTL' -j ev show dev mrc0 qpn 17 | jq -e '.[1] | .dev == \"mrc0\" and .ev == 6 and
 	.value == \"0x1230a065\" and .state == \"ASSUMED_BAD\" and .ecn == 7'"
-check "ev show -j: slot, probes, srtt_us; no slot out of the rotation" bash -c \
+check "ev show -j: slot, trims, penalty, probes, srtt_us; no slot out of the rotation" bash -c \
 	"'$MRCCTL' -j ev show dev mrc0 qpn 17 | jq -e '.[0] == {dev: \"mrc0\", qpn: 17, ev: 5,
 	value: \"0x1230a064\", plane: 1, path: 3, state: \"GOOD\", slot: 2, tx_packets: 10,
-	tx_bytes: 40960, retrans: 0, losses: 0, ecn: 7, probes: 0, srtt_us: 25} and
-	(.[1] | (has(\"slot\") | not) and .probes == 5000000000 and .srtt_us == 50)'"
+	tx_bytes: 40960, retrans: 0, losses: 0, ecn: 7, trims: 0, penalty: 0, probes: 0,
+	srtt_us: 25} and (.[1] | (has(\"slot\") | not) and .trims == 3 and .penalty == 1 and
+	.probes == 5000000000 and .srtt_us == 50)'"
 
 check "stats: the plane table" bash -c \
 	"'$MRCCTL' stats dev mrc0 | grep -Eq '^mrc0 +0 +lo +UP +123 +5000000000 +12 +3456 +0 +0$'"

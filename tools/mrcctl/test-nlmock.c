@@ -13,7 +13,7 @@
  *   MOCK_NO_EV_MCGRP=1   ... no "ev" group (a kernel without EV health)
  *   MOCK_EV_EPERM=1      joining the "ev" group fails with EPERM (a user
  *                        without CAP_NET_ADMIN)
- *   MOCK_OLD_EV=1        EV dumps without slot, probes and srtt (the same)
+ *   MOCK_OLD_EV=1        EV dumps without slot, probes, srtt, trims, penalty
  *
  * Joining the "config" or "ev" group queues a fixed list of notifications
  * (see join_config(), join_ev()); once they are read, recvfrom waits for a
@@ -299,6 +299,8 @@ static void put_ev(uint32_t qpn, uint32_t i, uint32_t state, int slot)
 			mnl_attr_put_u32(cur, MRC_A_EV_SLOT, slot);
 		mnl_attr_put_u64(cur, MRC_A_EV_PROBES, 5000000000ULL * (i - 5));
 		mnl_attr_put_u32(cur, MRC_A_EV_SRTT, 25 * (i - 4));
+		mnl_attr_put_u64(cur, MRC_A_EV_TRIMS, 3 * (i - 5));
+		mnl_attr_put_u32(cur, MRC_A_EV_PENALTY, i - 5);
 	}
 	push();
 }
