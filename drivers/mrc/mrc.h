@@ -390,10 +390,14 @@ struct mrc_req {
 	unsigned long progress;		/* jiffies of the last progress */
 	unsigned long rnr_until;	/* no sending before (jiffies) */
 	bool rnr_wait;
+	bool paused;			/* a resend was cut: no sending ... */
+	u32 pause_until_us;		/* ... before (mrc_now_us()) */
 	u32 srtt_us;
 	u32 rttvar_us;
 	u8 rto_backoff;			/* RTO backoff: expiries in force */
 	u32 last_rtt_us;		/* the latest RTT sample */
+	u32 rtt_peak_us;		/* the largest, decaying */
+	bool trimmed;			/* a trim NACK came: the fabric trims */
 	u8 *txs;			/* MRC_TX_WIN flags */
 	u8 *txev;			/* MRC_TX_WIN: EV index last sent on */
 	u32 *txseq;			/* MRC_TX_WIN: send order (tx_seq) */
@@ -459,7 +463,10 @@ struct mrc_resp {
 	u32 nparked;
 	struct mrc_atomic_res ares[MRC_RD_MAX];
 	u32 ares_next;
-	u32 unacked;
+	u32 unacked;			/* requests since the last ACK ... */
+	u32 unacked_bytes;		/* ... and their payload */
+	u32 trim_psn;			/* highest PSN a trim NACK named ... */
+	bool trim_wait;			/* ... and not yet received */
 	u32 completed;			/* messages completed (AETH MSN) */
 	u32 last_ev;			/* EV of the last request: reflected */
 	u32 ce_ev;			/* EV of an ECN-marked request ... */
@@ -498,6 +505,7 @@ struct mrc_qp {
 	struct mrc_req req;
 	struct mrc_resp resp;
 	struct timer_list timer;
+	struct hrtimer pause_timer;	/* ends a trim pause */
 	struct work_struct work;
 	refcount_t refs;		/* mrc_qp_get(); 1 while published */
 	struct completion drained;	/* the last reference went */
@@ -676,6 +684,7 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq);
 void mrc_req_recv(struct mrc_qp *qp, struct sk_buff *skb,
 		  struct sk_buff_head *txq);
 void mrc_req_timer(struct timer_list *t);
+enum hrtimer_restart mrc_req_pause_end(struct hrtimer *t);
 int mrc_req_init(struct mrc_qp *qp);
 void mrc_req_cleanup(struct mrc_qp *qp);
 void mrc_req_reset(struct mrc_qp *qp);

@@ -398,6 +398,7 @@ static void trim_nack(struct mrc_qp *qp, u32 psn, u8 reason)
 	u64 qa = cc->stats.quick_adapts;
 
 	mrc_count(qp->mdev, MRC_CNT_TRIM_NACK_RX, 1);
+	r->trimmed = true;
 	if (r->cc_on) {
 		mrc_cc_on_nack(cc, bytes, r->inflight, ktime_get_ns());
 		trace_mrc_cc(qp->mdev, qp->ibqp.qp_num, MRC_CC_EV_NACK, bytes,
@@ -409,6 +410,8 @@ static void trim_nack(struct mrc_qp *qp, u32 psn, u8 reason)
 	if (!(r->txs[s] & MRC_TX_RD))
 		mrc_sched_on_trim(qp, r->txev[s],
 				  reason == MRC_NACK_TRIMMED_LASTHOP);
+	if (r->txs[s] & MRC_TX_RTXED)
+		mrc_loss_trim_pause(qp, psn);
 	mrc_loss_mark(qp, psn, -1);
 }
 

@@ -38,6 +38,7 @@
 #define MRC_TO_BURST		64	/* PSNs resent per timeout */
 #define MRC_REO_MIN_US		1000	/* reordering allowance on one EV */
 #define MRC_RTT_MAX_US		(10 * USEC_PER_SEC)	/* longer: a stale slot */
+#define MRC_PAUSE_MIN_US	1	/* shortest trim pause */
 
 /* ---- RTT ------------------------------------------------------------------ */
 
@@ -69,6 +70,7 @@ u32 mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind)
 		return 0;
 	r->rto_backoff = 0;
 	r->last_rtt_us = s;
+	r->rtt_peak_us = max(s, r->rtt_peak_us - r->rtt_peak_us / 32);
 	if (!r->srtt_us) {
 		r->srtt_us = s;
 		r->rttvar_us = s / 2;
@@ -125,6 +127,15 @@ static u32 rto_us(struct mrc_qp *qp)
 
 	rto = r->srtt_us ? r->srtt_us + max(4 * r->rttvar_us, 1000U) :
 			   MRC_RTO_INIT_US;
+	/*
+	 * Under congestion control, or in a fabric that trims, congestion
+	 * marks or cuts packets rather than dropping them: a packet the
+	 * queues hold is late, not lost, and a queue that filled once (the
+	 * largest RTT lately) may fill again faster than the deviation
+	 * follows.
+	 */
+	if (r->cc_on || r->trimmed)
+		rto = max_t(u64, rto, 2ULL * r->rtt_peak_us);
 	rto = max_t(u64, rto, MRC_RTO_MIN_US);
 	cap = limit ? max_t(u64, limit, MRC_RTO_MIN_US) :
 		      max_t(u64, rto, MRC_RTO_MAX_US);
@@ -234,14 +245,56 @@ bool mrc_loss_rnr_waiting(struct mrc_qp *qp)
 	return false;
 }
 
+/**
+ * mrc_loss_trim_pause() - a resend was cut too: hold the sending
+ * @qp: an RC QP; qp->lock held
+ * @psn: the PSN whose resend was cut
+ *
+ * The queue that cut the first copy is still full. The next copy, sent as
+ * soon as this NACK is back, would be cut again, and each cut header takes
+ * the switch's priority queue from the data that drains the full one: a
+ * few QPs resending at the speed of their NACKs can starve the rest, whose
+ * packets then wait in that queue past their timeouts. Nothing is sent
+ * for half the smoothed RTT (at least the cut copy's own round trip), or
+ * until an acknowledgment of new data says the queue moved. A high
+ * resolution timer: on a fast fabric that is microseconds.
+ */
+void mrc_loss_trim_pause(struct mrc_qp *qp, u32 psn)
+{
+	struct mrc_req *r = &qp->req;
+	u32 now = now_us(), us;
+
+	if (qp->dying)
+		return;
+	us = max3(r->srtt_us / 2, now - r->sent_us[tslot(psn)],
+		  (u32)MRC_PAUSE_MIN_US);
+	r->paused = true;
+	r->pause_until_us = now + us;
+	hrtimer_start(&qp->pause_timer, ns_to_ktime((u64)us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL);
+}
+
+/* Is a trim pause on? Ends it when its time has come. */
+bool mrc_loss_paused(struct mrc_qp *qp)
+{
+	struct mrc_req *r = &qp->req;
+
+	if (r->paused && (s32)(now_us() - r->pause_until_us) < 0)
+		return true;
+	r->paused = false;
+	return false;
+}
+
 /*
  * A PSN arrived, selectively or not: the connection is alive and the retry
- * count starts again (a hole behind a deep queue is not a dead peer).
+ * count starts again (a hole behind a deep queue is not a dead peer), and
+ * a trim pause ends: the queue moved.
  */
 void mrc_loss_delivered(struct mrc_qp *qp)
 {
 	qp->req.progress = jiffies;
 	qp->req.retry_left = qp->attr.retry_cnt;
+	qp->req.paused = false;
 }
 
 /*
@@ -413,6 +466,24 @@ static int psn_sig(struct mrc_qp *qp, u32 p, int sig, u32 now)
 	return overdue(qp, p, e, now) ? MRC_EV_SIG_LOSS : -1;
 }
 
+/*
+ * Is a packet out in the fabric, sent at least @age ago and neither
+ * acknowledged nor known lost? PSNs known lost wait for the send engine
+ * (its window, a trim pause), not for the fabric: a timer that finds only
+ * those found nothing late.
+ */
+static bool overdue_in_flight(struct mrc_qp *qp, u32 age, u32 now)
+{
+	struct mrc_req *r = &qp->req;
+	u32 p;
+
+	for (p = r->snd_una; p != r->snd_nxt; p = mrc_psn_add(p, 1))
+		if (!(r->txs[tslot(p)] & (MRC_TX_ACKED | MRC_TX_LOST)) &&
+		    (s32)(now - r->sent_us[tslot(p)]) >= (s32)age)
+			return true;
+	return false;
+}
+
 /**
  * mrc_loss_timeout() - the timer expired: is a retransmission timeout due?
  * @qp: an RC QP in RTS; qp->lock held
@@ -433,6 +504,13 @@ bool mrc_loss_timeout(struct mrc_qp *qp)
 	if (r->snd_una == r->snd_nxt || r->rnr_wait || !r->rto_armed ||
 	    time_before(jiffies, r->rto_deadline))
 		return false;
+	age = rto_us(qp);
+	now = now_us();
+	if (!overdue_in_flight(qp, age, now)) {
+		/* all it watches waits here, to be resent: not a timeout */
+		arm(qp);
+		return false;
+	}
 	mrc_count(qp->mdev, MRC_CNT_TIMEOUTS, 1);
 	if (mrc_loss_timed_out(qp->attr.timeout, jiffies - r->progress)) {
 		if (!r->retry_left) {
@@ -442,8 +520,6 @@ bool mrc_loss_timeout(struct mrc_qp *qp)
 		r->retry_left--;
 		r->progress = jiffies;
 	}
-	age = rto_us(qp);
-	now = now_us();
 	r->rto_backoff = min(r->rto_backoff + 1, MRC_RTO_BACKOFF_MAX);
 	sig = timeout_sig(qp, age, now);
 	for (p = r->snd_una; p != r->snd_nxt && n < MRC_TO_BURST;

@@ -78,6 +78,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->sq_post_lock);
 	spin_lock_init(&qp->rq_post_lock);
 	timer_setup(&qp->timer, mrc_req_timer, 0);
+	hrtimer_init(&qp->pause_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	qp->pause_timer.function = mrc_req_pause_end;
 	refcount_set(&qp->refs, 1);
 	init_completion(&qp->drained);
 	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL_ACCOUNT);
@@ -204,6 +206,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->drained);	/* no packet handler holds it */
 	timer_shutdown_sync(&qp->timer);
+	hrtimer_cancel(&qp->pause_timer);	/* not armed once dying */
 	cancel_work_sync(&qp->work);
 	mrc_resp_cleanup(qp);
 	mrc_req_cleanup(qp);
@@ -275,6 +278,7 @@ static void qp_reset(struct mrc_qp *qp)
 {
 	/* an RNR wait or a timeout of the old connection ends here */
 	del_timer(&qp->timer);
+	hrtimer_try_to_cancel(&qp->pause_timer);
 	cancel_work(&qp->work);
 	qp->state = IB_QPS_RESET;
 	queue_drop_all(&qp->sq);

@@ -97,6 +97,7 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->retry_left = qp->attr.retry_cnt;
 	r->rnr_left = qp->attr.rnr_retry;
 	r->rnr_wait = false;
+	r->paused = false;
 	r->progress = jiffies;
 	r->srtt_us = 0;
 	r->rto_armed = false;
@@ -109,6 +110,8 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->rttvar_us = 0;
 	r->rto_backoff = 0;
 	r->last_rtt_us = 0;
+	r->rtt_peak_us = 0;
+	r->trimmed = false;
 	r->since_ackreq = 0;
 	r->inflight = 0;
 	memset(r->txs, 0, MRC_TX_WIN);
@@ -202,4 +205,13 @@ void mrc_req_timer(struct timer_list *t)
 	struct mrc_qp *qp = from_timer(qp, t, timer);
 
 	queue_work(mrc_wq, &qp->work);
+}
+
+/* A trim pause is over (mrc_loss_trim_pause()): the requester may send */
+enum hrtimer_restart mrc_req_pause_end(struct hrtimer *t)
+{
+	struct mrc_qp *qp = container_of(t, struct mrc_qp, pause_timer);
+
+	queue_work(mrc_wq, &qp->work);
+	return HRTIMER_NORESTART;
 }

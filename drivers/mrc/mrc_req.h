@@ -114,6 +114,8 @@ void mrc_loss_watch(struct mrc_qp *qp);
 void mrc_loss_stop(struct mrc_qp *qp);
 void mrc_loss_rnr_wait(struct mrc_qp *qp, u32 us);
 bool mrc_loss_rnr_waiting(struct mrc_qp *qp);
+void mrc_loss_trim_pause(struct mrc_qp *qp, u32 psn);
+bool mrc_loss_paused(struct mrc_qp *qp);
 bool mrc_loss_timeout(struct mrc_qp *qp);
 void mrc_loss_timer_update(struct mrc_qp *qp, bool exact);
 u32 mrc_loss_probe_us(struct mrc_qp *qp);

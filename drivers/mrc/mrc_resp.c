@@ -21,7 +21,9 @@
  *
  * Acknowledgments: an ACK (cumulative) when the window has no hole, a SACK
  * (cumulative + 64-bit bitmap) when it has; sent for AckReq packets, for
- * out-of-order and duplicate arrivals and every MRC_ACK_EVERY packets.
+ * out-of-order and duplicate arrivals, for every arrival while a trimmed
+ * PSN is awaited, and every MRC_ACK_BYTES of payload or MRC_ACK_EVERY
+ * packets, whichever comes first.
  *
  * Runs in softirq under qp->lock.
  */
@@ -33,6 +35,7 @@
 #include "mrc.h"
 
 #define MRC_ACK_EVERY	16
+#define MRC_ACK_BYTES	16384
 /*
  * A changed port status rides this many SACKs: plain ACKs cannot carry it,
  * and one SACK may be lost, or leave on a plane that has just come up and
@@ -84,6 +87,8 @@ void mrc_resp_reset(struct mrc_qp *qp)
 	rs->nparked = 0;
 	rs->ares_next = 0;
 	rs->unacked = 0;
+	rs->unacked_bytes = 0;
+	rs->trim_wait = false;
 	rs->ce_pending = false;
 	rs->ps_sent = 0;	/* none yet: the first ACKs are SACKs */
 	rs->ps_left = 0;
@@ -250,6 +255,7 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
 	struct mrc_resp *rs = &qp->resp;
 
 	rs->unacked = 0;
+	rs->unacked_bytes = 0;
 	/* an ECN mark is reported at once, in a SACK naming its EV */
 	if (rs->ce_pending) {
 		rs->ce_pending = false;
@@ -795,6 +801,15 @@ void mrc_resp_trimmed(struct mrc_qp *qp, struct sk_buff *skb,
 		     pkt->tseth ? mrc_tseth_ts(pkt->hdr + pkt->tseth) : 0);
 	mrc_count(qp->mdev, MRC_CNT_TRIM_NACK_TX, 1);
 	__skb_queue_tail(txq, out);
+	/*
+	 * Until it arrives, every request is acknowledged at once: the cut
+	 * copy may have been the one asking for an acknowledgment, and the
+	 * packets before it arrive in order; the requester, its window cut
+	 * by the NACK, would wait for a timer for the word on them.
+	 */
+	if (!qp->resp.trim_wait || mrc_psn_diff(psn, qp->resp.trim_psn) > 0)
+		qp->resp.trim_psn = psn;
+	qp->resp.trim_wait = true;
 }
 
 void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
@@ -902,9 +917,13 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 	/* a packet that fills a hole is acknowledged at once, like one that
 	 * makes one: the requester learns of the repair without waiting
 	 */
-	if (++rs->unacked >= MRC_ACK_EVERY || mrc_bth_ackreq(pkt->hdr) ||
-	    rs->win.ooo || had_hole || rs->ce_pending)
+	rs->unacked_bytes += pkt->paylen;
+	if (++rs->unacked >= MRC_ACK_EVERY ||
+	    rs->unacked_bytes >= MRC_ACK_BYTES || mrc_bth_ackreq(pkt->hdr) ||
+	    rs->win.ooo || had_hole || rs->ce_pending || rs->trim_wait)
 		send_ack(qp, psn, txq);
+	if (rs->trim_wait && mrc_psn_diff(rs->win.base, rs->trim_psn) > 0)
+		rs->trim_wait = false;
 }
 
 /* ---- UD and GSI ------------------------------------------------------- */

@@ -634,13 +634,16 @@ void mrc_send_rev_probe(struct mrc_qp *qp, struct sk_buff_head *txq)
  * @budget: packets to send at most
  *
  * A probe of the responder's SACK state a timeout asked for goes first,
- * then the PSNs found lost, oldest first, then new ones.
+ * then, unless a trim pause holds them (mrc_loss_trim_pause()), the PSNs
+ * found lost, oldest first, then new ones.
  *
  * Return: the budget left (0: more may be waiting).
  */
 int mrc_send_rc(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 {
 	send_rto_probe(qp, txq);
+	if (mrc_loss_paused(qp))
+		return budget;
 	budget = send_lost(qp, txq, budget);
 	return send_new(qp, txq, budget);
 }

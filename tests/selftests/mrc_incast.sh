@@ -20,7 +20,8 @@
 #     test-only mrc_trim qdisc, length fields left stale): both incasts
 #     again; what the switch cut, the receiver NACKed and the senders
 #     resent; no QP failed. Then one sender alone into a FIFO of half its
-#     window: its cut packets recognised, NACKed, resent; again with the
+#     window: its cut packets recognised, NACKed, resent on the NACK, with
+#     no timeout and no other resend; again with the
 #     length fields fixed (the DSCP alone tells)
 #
 # MRC_QUICK=1: 4 senders and 1 MiB each per phase; otherwise 8 and 2 MiB.
@@ -264,10 +265,12 @@ trim_facts
 ktap_info "trimming: switch trimmed $q_trimmed, dropped $q_dropped; receiver:" \
 	"$r_trimmed trimmed packets in, $r_nacks trim NACKs out; senders:" \
 	"$s_nacks trim NACKs in, $s_retx retransmits, $s_to timeouts"
-# trim_counts MIN: what the switch cut, the receiver counted (no more) and
-# NACKed, the senders took (no more) and resent; at least MIN of each
+# trim_counts MIN [alone]: what the switch cut, the receiver counted (no
+# more) and NACKed, the senders took (no more) and resent; at least MIN of
+# each. alone: nothing else was lost (the switch dropped nothing), so every
+# resend answered a NACK and no timer fired: a cut packet costs no timeout
 trim_counts() {
-	local min=$1
+	local min=$1 alone=$2
 	[ "${q_trimmed:-0}" -ge "$min" ] || { echo "the switch trimmed $q_trimmed"; return 1; }
 	[ "${r_trimmed:-0}" -ge "$min" ] && [ "$r_trimmed" -le "$q_trimmed" ] ||
 		{ echo "receiver: $r_trimmed trimmed packets, of $q_trimmed"; return 1; }
@@ -277,6 +280,10 @@ trim_counts() {
 		{ echo "senders: $s_nacks trim NACKs of $r_nacks"; return 1; }
 	[ "${s_retx:-0}" -ge "$s_nacks" ] ||
 		{ echo "senders: $s_retx retransmits for $s_nacks trim NACKs"; return 1; }
+	[ -z "$alone" ] && return 0
+	[ "$q_dropped" = 0 ] && [ "$s_retx" = "$s_nacks" ] && [ "$s_to" = 0 ] ||
+		{ echo "sender: $s_retx retransmits for $s_nacks trim NACKs, $s_to timeouts;" \
+			"switch dropped $q_dropped"; return 1; }
 }
 # how many the incast gets cut depends on how the senders overlap
 check "trimming: what the switch cut, the receiver counted and NACKed, the senders resent" \
@@ -297,8 +304,8 @@ trim_facts
 ktap_info "trimming, one sender: switch trimmed $q_trimmed in all; receiver:" \
 	"$r_trimmed trimmed packets in, $r_nacks trim NACKs out; sender:" \
 	"$s_nacks trim NACKs in, $s_retx retransmits, $s_to timeouts"
-check "trimming, one sender: the cut packets (stale lengths) recognised, NACKed, resent" \
-	trim_counts 1
+check "trimming, one sender: the cut packets (stale lengths) recognised, NACKed, resent, no timeout" \
+	trim_counts 1 alone
 incast_trimq qdisc change dev tr fix_len 1 >/dev/null
 snapshot
 check "trimming, lengths fixed: one sender, ibv_rc_pingpong -c, 64 KiB x $ITERS: every buffer verified" \
@@ -310,8 +317,9 @@ ktap_info "trimming, lengths fixed: switch trimmed $q_trimmed in all; receiver:"
 	"$r_trimmed trimmed packets in, $r_nacks trim NACKs out, $f_icrc ICRC errors;" \
 	"sender: $s_nacks trim NACKs in, $s_retx retransmits, $s_to timeouts"
 fixed_seen() {
-	trim_counts 1 || return 1
+	trim_counts 1 alone || return 1
 	[ "$f_icrc" = 0 ] || { echo "$f_icrc ICRC errors: cut packets not recognised"; return 1; }
 }
-check "trimming, lengths fixed: recognised by DSCP (no ICRC error), NACKed, resent" fixed_seen
+check "trimming, lengths fixed: recognised by DSCP (no ICRC error), NACKed, resent, no timeout" \
+	fixed_seen
 ktap_finish
