@@ -465,6 +465,8 @@ struct mrc_resp {
 	u32 ares_next;
 	u32 unacked;			/* requests since the last ACK ... */
 	u32 unacked_bytes;		/* ... and their payload */
+	u32 rcvd_bytes;			/* payload taken, modulo 2^32 */
+	u64 rx_ns;			/* the request being handled came */
 	u32 trim_psn;			/* highest PSN a trim NACK named ... */
 	bool trim_wait;			/* ... and not yet received */
 	u32 completed;			/* messages completed (AETH MSN) */

@@ -164,12 +164,20 @@ static bool ack_in_window(const struct mrc_req *r, u32 psn)
  * @rtt_us: RTT of the newest packet among them that was sent once (0: none)
  * @seq: that packet's send order
  * @ecn: it echoes a CE mark
+ * @named: a SACK names the request that drew it (MRC_SACK_CCF_SAMPLE) ...
+ * @named_psn: ... this PSN ...
+ * @service_us: ... which the responder held this long
+ * @named_rtt_us: its RTT, when this acknowledgment is its first (0: none)
  */
 struct ack_news {
 	u32 bytes;
 	u32 rtt_us;
 	u32 seq;
 	bool ecn;
+	bool named;
+	u32 named_psn;
+	u32 service_us;
+	u32 named_rtt_us;
 };
 
 /*
@@ -199,6 +207,8 @@ static void mark_acked(struct mrc_qp *qp, u32 psn, struct ack_news *an)
 		an->rtt_us = rtt;
 		an->seq = r->txseq[s];
 	}
+	if (rtt && an->named && psn == an->named_psn)
+		an->named_rtt_us = rtt;
 }
 
 static void ack_one(struct mrc_qp *qp, u32 psn, struct ack_news *an)
@@ -236,6 +246,11 @@ static void sack_recv(struct mrc_qp *qp, const struct mrc_sack *s,
 
 	sack_news(qp, s);
 	an->ecn = s->mode == MRC_SACK_M_SKIP_ONCE;
+	if (s->cc_flags & MRC_SACK_CCF_SAMPLE) {
+		an->named = true;
+		an->named_psn = mrc_psn_add(s->cack_psn, s->ack_psn_offset);
+		an->service_us = s->service_us;
+	}
 	ack_upto(qp, s->cack_psn, an);
 	base = mrc_psn_add(s->cack_psn, s->sack_offset);
 	for (i = 0; i < MRC_SACK_BITS; i++) {
@@ -367,7 +382,13 @@ static void cc_ack(struct mrc_qp *qp, const struct ack_news *an)
 {
 	struct mrc_cc *cc = &qp->req.cc;
 	u64 dec = cc->stats.decreases, qa = cc->stats.quick_adapts;
-	u32 rtt_ns = min(an->rtt_us, U32_MAX / NSEC_PER_USEC) * NSEC_PER_USEC;
+	u32 rtt_us = an->rtt_us, rtt_ns;
+
+	/* the request the SACK answers, less the responder's time on it */
+	if (an->named_rtt_us)
+		rtt_us = an->named_rtt_us - min(an->service_us,
+						an->named_rtt_us - 1);
+	rtt_ns = min(rtt_us, U32_MAX / NSEC_PER_USEC) * NSEC_PER_USEC;
 
 	mrc_cc_on_ack(cc, an->bytes, rtt_ns, an->ecn, qp->req.inflight,
 		      ktime_get_ns());

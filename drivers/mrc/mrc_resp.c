@@ -88,6 +88,8 @@ void mrc_resp_reset(struct mrc_qp *qp)
 	rs->ares_next = 0;
 	rs->unacked = 0;
 	rs->unacked_bytes = 0;
+	rs->rcvd_bytes = 0;
+	rs->rx_ns = 0;
 	rs->trim_wait = false;
 	rs->ce_pending = false;
 	rs->ps_sent = 0;	/* none yet: the first ACKs are SACKs */
@@ -229,7 +231,14 @@ static void send_sack(struct mrc_qp *qp, u32 psn, u32 ev, u8 mode,
 	s.entropy = ev;
 	s.mode = mode;
 	s.probe_resp = probe;
-	s.ooo_count = min_t(u32, rs->win.ooo, 0x7fff);
+	s.rcvd_bytes = (rs->rcvd_bytes >> 8) & 0xffffff;
+	if (rs->rx_ns) {
+		/* the request that drew it: its PSN and our time on it */
+		s.cc_flags = MRC_SACK_CCF_SAMPLE;
+		s.ack_psn_offset = (s16)mrc_psn_diff(psn, range.cack_psn);
+		s.service_us = min_t(u64, div_u64(ktime_get_ns() - rs->rx_ns,
+						  NSEC_PER_USEC), U16_MAX);
+	}
 	s.port_status = READ_ONCE(qp->mdev->planes_up);
 	if (s.port_status != rs->ps_sent) {
 		rs->ps_sent = s.port_status;
@@ -767,20 +776,16 @@ static bool psn_in_reach(struct mrc_qp *qp, u32 psn, s32 *d)
 	return true;
 }
 
-/**
- * mrc_resp_trimmed() - a request a switch cut to its headers
- * @qp: an RC QP, the packet's source checked; qp->lock held
- * @skb: the headers (mrc_skb_pkt()->trim says where it was cut)
- * @txq: the answer goes here
- *
- * A PSN the window still waits for is NACKed at once, naming the EV it
- * came on, so that the requester resends it without waiting for a timer.
- * One that already arrived whole (a resend cut, the first copy placed)
- * gets the window's state instead, as a duplicate does; anything outside
- * the window is nobody's and dropped.
+/*
+ * A request a switch cut to its headers. A PSN the window still waits for
+ * is NACKed at once, naming the EV it came on, so that the requester
+ * resends it without waiting for a timer. One that already arrived whole
+ * (a resend cut, the first copy placed) gets the window's state instead,
+ * as a duplicate does; anything outside the window is nobody's and
+ * dropped.
  */
-void mrc_resp_trimmed(struct mrc_qp *qp, struct sk_buff *skb,
-		      struct sk_buff_head *txq)
+static void resp_trimmed(struct mrc_qp *qp, struct sk_buff *skb,
+			 struct sk_buff_head *txq)
 {
 	struct mrc_pkt *pkt = mrc_skb_pkt(skb), nack;
 	u32 psn = mrc_bth_psn(pkt->hdr);
@@ -812,8 +817,8 @@ void mrc_resp_trimmed(struct mrc_qp *qp, struct sk_buff *skb,
 	qp->resp.trim_wait = true;
 }
 
-void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
-		   struct sk_buff_head *txq)
+static void resp_request(struct mrc_qp *qp, struct sk_buff *skb,
+			 struct sk_buff_head *txq)
 {
 	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
 	struct mrc_resp *rs = &qp->resp;
@@ -918,12 +923,41 @@ void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
 	 * makes one: the requester learns of the repair without waiting
 	 */
 	rs->unacked_bytes += pkt->paylen;
+	rs->rcvd_bytes += pkt->paylen;
 	if (++rs->unacked >= MRC_ACK_EVERY ||
 	    rs->unacked_bytes >= MRC_ACK_BYTES || mrc_bth_ackreq(pkt->hdr) ||
 	    rs->win.ooo || had_hole || rs->ce_pending || rs->trim_wait)
 		send_ack(qp, psn, txq);
 	if (rs->trim_wait && mrc_psn_diff(rs->win.base, rs->trim_psn) > 0)
 		rs->trim_wait = false;
+}
+
+/*
+ * The SACKs a request draws name it and the responder's time on it (its
+ * service time, which the requester takes off its RTT sample): rx_ns is
+ * set while it is handled, and only then.
+ */
+
+/**
+ * mrc_resp_trimmed() - a request a switch cut to its headers
+ * @qp: an RC QP, the packet's source checked; qp->lock held
+ * @skb: the headers (mrc_skb_pkt()->trim says where it was cut)
+ * @txq: the answer goes here
+ */
+void mrc_resp_trimmed(struct mrc_qp *qp, struct sk_buff *skb,
+		      struct sk_buff_head *txq)
+{
+	qp->resp.rx_ns = ktime_get_ns();
+	resp_trimmed(qp, skb, txq);
+	qp->resp.rx_ns = 0;
+}
+
+void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,
+		   struct sk_buff_head *txq)
+{
+	qp->resp.rx_ns = ktime_get_ns();
+	resp_request(qp, skb, txq);
+	qp->resp.rx_ns = 0;
 }
 
 /* ---- UD and GSI ------------------------------------------------------- */

@@ -239,7 +239,7 @@ void mrc_seth_write(u8 *p, const struct mrc_sack *s)
 	put_unaligned_be16((u16)s->sack_offset, p + 18);
 	put_unaligned_be64(s->bitmap, p + 20);
 	put_unaligned_be16(s->ts_echo, cc);
-	put_unaligned_be16(s->ooo_count & 0x7fff, cc + 2);
+	put_unaligned_be16(s->service_us, cc + 2);
 	cc[4] = (s->restore_window ? 0x80 : 0) | (s->rcv_cwnd_pen & 0x7f);
 	mrc_put24(cc + 5, s->rcvd_bytes);
 }
@@ -261,7 +261,7 @@ void mrc_seth_read(const u8 *p, struct mrc_sack *s)
 	s->sack_offset = mrc_seth_sack_offset(p);
 	s->bitmap = mrc_seth_bitmap(p);
 	s->ts_echo = mrc_ccstate_ts_echo(cc);
-	s->ooo_count = mrc_ccstate_ooo(cc);
+	s->service_us = mrc_ccstate_service(cc);
 	s->restore_window = mrc_ccstate_restore(cc);
 	s->rcv_cwnd_pen = mrc_ccstate_pen(cc);
 	s->rcvd_bytes = mrc_ccstate_rcvd(cc);

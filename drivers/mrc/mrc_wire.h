@@ -357,10 +357,14 @@ static inline void mrc_deth_set(u8 *p, u32 qkey, u32 sqp)
  *  12: port_status[7:0] (mrc)  13-15: cack_psn
  *  16: cc_type:4 cc_flags:4   17: MPR (units of 128 PSNs)
  *  18-19: sack_offset (s16, from cack_psn)  20-27: sack_bitmap
- * CC_STATE (28..35):
- *  0-1: echoed transmit timestamp  2-3: resv:1 ooo_count:15
+ * CC_STATE (28..35), mrc's layout (MRC 1.0's is not public):
+ *  0-1: echoed transmit timestamp  2-3: service time (us, saturating)
  *  4: restore_window:1 rcv_cwnd_pen:7   5-7: rcvd_bytes (256-byte units)
  * Bitmap bit i (LSB first) = PSN cack_psn + sack_offset + i received.
+ * cc_flags MRC_SACK_CCF_SAMPLE: the request that drew this SACK is PSN
+ * cack_psn + ack_psn_offset, and the service time is the responder's time
+ * from its arrival to this SACK; without it both are zero. rcvd_bytes: the
+ * payload bytes the responder took (new PSNs only), modulo 2^32.
  * port_status: the planes up at the SACK's sender (bit k = plane k; plane
  * numbers name fabric planes, the same at both ends); 0 = not reported.
  * MRC's SACKs carry a port-state bitmap; its place is not public, so mrc
@@ -371,6 +375,8 @@ enum mrc_sack_mode {
 	MRC_SACK_M_SKIP_ONCE	= 1,	/* forward path ECN-marked */
 	MRC_SACK_M_ALWAYS_SKIP	= 2,
 };
+
+#define MRC_SACK_CCF_SAMPLE	0x1	/* cc_flags: ack_psn_offset, service */
 
 static inline u8 mrc_seth_mode(const u8 *p) { return p[0] >> 6; }
 static inline bool mrc_seth_probe_resp(const u8 *p) { return p[0] & 0x20; }
@@ -385,7 +391,7 @@ static inline s16 mrc_seth_sack_offset(const u8 *p) { return (s16)get_unaligned_
 static inline u64 mrc_seth_bitmap(const u8 *p) { return get_unaligned_be64(p + 20); }
 
 static inline u16 mrc_ccstate_ts_echo(const u8 *p) { return get_unaligned_be16(p); }
-static inline u16 mrc_ccstate_ooo(const u8 *p) { return get_unaligned_be16(p + 2) & 0x7fff; }
+static inline u16 mrc_ccstate_service(const u8 *p) { return get_unaligned_be16(p + 2); }
 static inline bool mrc_ccstate_restore(const u8 *p) { return p[4] & 0x80; }
 static inline u8 mrc_ccstate_pen(const u8 *p) { return p[4] & 0x7f; }
 static inline u32 mrc_ccstate_rcvd(const u8 *p) { return mrc_get24(p + 5); }
@@ -406,7 +412,7 @@ struct mrc_sack {
 	s16 sack_offset;
 	u64 bitmap;
 	u16 ts_echo;
-	u16 ooo_count;
+	u16 service_us;		/* with MRC_SACK_CCF_SAMPLE */
 	bool restore_window;
 	u8 rcv_cwnd_pen;
 	u32 rcvd_bytes;		/* 256-byte units, 24 bits */

@@ -132,7 +132,7 @@ FIELDS = {
              ("entropy", 4, 4, None), ("spdcid", 8, 2, None), ("dpdcid", 10, 2, None),
              ("port_lo", 12, 1, None), ("cack_psn", 13, 3, None), ("cc", 16, 1, None),
              ("mpr", 17, 1, None), ("sack_offset", 18, 2, None), ("bitmap", 20, 8, None),
-             ("ts_echo", 28, 2, None), ("ooo", 30, 2, None), ("pen", 32, 1, None),
+             ("ts_echo", 28, 2, None), ("service", 30, 2, None), ("pen", 32, 1, None),
              ("rcvd", 33, 3, None)],
     "NETH": [("resv0", 0, 1, None), ("reason", 1, 1, None), ("vendor", 2, 1, None),
              ("resv3", 3, 1, None), ("entropy", 4, 4, None), ("dcids", 8, 4, None),
