@@ -406,10 +406,11 @@ static void cc_ack(struct mrc_qp *qp, const struct ack_news *an)
  * headers, and the responder says so: resend it before any new PSN,
  * without waiting for a timer; within the window, as htsim's NSCC does
  * (the queue that cut it is still full: resends past the window, each
- * cut again and NACKed again, kept it so). Not a loss: its EV only skips
- * a turn, and not even that for a cut at the last hop. Congestion control
- * takes the packet off the window (NSCC's NACK rule) while it still
- * counts in flight.
+ * cut again and NACKed again, kept it so). Not a loss: its EV sits out a
+ * few rounds, and not even that for a cut at the last hop; the peer is
+ * alive. Congestion control takes the packet off the window (NSCC's NACK
+ * rule) while it still counts in flight. A resend cut again pauses the
+ * QP (mrc_loss_trim_pause()).
  */
 static void trim_nack(struct mrc_qp *qp, u32 psn, u8 reason)
 {
@@ -420,6 +421,7 @@ static void trim_nack(struct mrc_qp *qp, u32 psn, u8 reason)
 
 	mrc_count(qp->mdev, MRC_CNT_TRIM_NACK_RX, 1);
 	r->trimmed = true;
+	mrc_loss_alive(qp);
 	if (r->cc_on) {
 		mrc_cc_on_nack(cc, bytes, r->inflight, ktime_get_ns());
 		trace_mrc_cc(qp->mdev, qp->ibqp.qp_num, MRC_CC_EV_NACK, bytes,

@@ -16,10 +16,13 @@
  * marks the oldest unacknowledged PSNs lost and, on a spraying QP, asks
  * for a reliability probe of the responder's SACK state. The QP's timeout
  * attribute bounds it and counts retries: retry_cnt timeouts without
- * progress (no PSN newly acknowledged, cumulatively or selectively) end
- * the connection, which mrc_loss_timeout() reports to its caller (the
- * completer fails the oldest WQE). The same timer wakes the requester when
- * probes of ASSUMED_BAD EVs are due, and at the end of an RNR wait.
+ * progress (no PSN newly acknowledged, cumulatively or selectively, and
+ * no trim NACK) end the connection, which mrc_loss_timeout() reports to
+ * its caller (the completer fails the oldest WQE). The same timer wakes
+ * the requester when probes of ASSUMED_BAD EVs are due, and at the end of
+ * an RNR wait. An expiry that finds no packet overdue in the fabric is no
+ * timeout. A resend a switch cut again pauses the sending
+ * (mrc_loss_trim_pause(), its own high-resolution timer).
  *
  * Everything runs under qp->lock.
  */
@@ -286,14 +289,21 @@ bool mrc_loss_paused(struct mrc_qp *qp)
 }
 
 /*
- * A PSN arrived, selectively or not: the connection is alive and the retry
- * count starts again (a hole behind a deep queue is not a dead peer), and
- * a trim pause ends: the queue moved.
+ * The peer answered for a PSN in flight (an acknowledgment, or a trim NACK:
+ * the packet crossed the fabric, cut): the connection is alive and the
+ * retry count starts again. A hole behind a deep queue, or a QP whose
+ * packets a full switch cuts over and over, is not a dead peer.
  */
-void mrc_loss_delivered(struct mrc_qp *qp)
+void mrc_loss_alive(struct mrc_qp *qp)
 {
 	qp->req.progress = jiffies;
 	qp->req.retry_left = qp->attr.retry_cnt;
+}
+
+/* A PSN arrived, selectively or not; a trim pause ends: the queue moved */
+void mrc_loss_delivered(struct mrc_qp *qp)
+{
+	mrc_loss_alive(qp);
 	qp->req.paused = false;
 }
 

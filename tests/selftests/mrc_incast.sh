@@ -19,7 +19,8 @@
 #   - then, NSCC still on, the bottleneck a trimming switch's port (the
 #     test-only mrc_trim qdisc, length fields left stale): both incasts
 #     again; what the switch cut, the receiver NACKed and the senders
-#     resent; no QP failed. Then one sender alone into a FIFO of half its
+#     resent; no QP failed; the pingpongs again with congestion control
+#     off (every byte arrives, no QP fails). Then one sender alone into a FIFO of half its
 #     window: its cut packets recognised, NACKed, resent on the NACK, with
 #     no timeout and no other resend; again with the
 #     length fields fixed (the DSCP alone tells)
@@ -48,7 +49,7 @@ PORT=$((20000 + $$ % 20000))
 
 cleanup() { incast_cleanup; }
 trap cleanup EXIT
-ktap_header 20
+ktap_header 22
 
 incast_up mrc "$N" "$RATE" fq_codel >"$LOGS/up" 2>&1
 up_rc=$?
@@ -290,6 +291,38 @@ check "trimming: what the switch cut, the receiver counted and NACKed, the sende
 	trim_counts 0
 check "trimming: no sender's QP failed; the receiver took their packets" moved
 report
+
+# Trimming with congestion control off: nothing holds the senders back
+# but their receive windows, and the switch cuts most of every burst. The
+# verified pingpongs (64 KiB outstanding per sender) complete, slowly, and
+# no connection dies: a trim NACK proves the peer alive. Not the writes:
+# a whole receive window per sender at once, most of it cut again at every
+# resend, takes minutes at this rate (make bench shows it).
+cc_off() {
+	local k
+	for ((k = 1; k <= N; k++)); do
+		"$TOPO_MRCCTL" -n "${INC_NS[k]}" cc set dev "${INC_DEV[k]}" algo none || return 1
+	done
+}
+cc_off
+snapshot
+t0=$SECONDS
+check "trimming, CC off: incast $N:1 ibv_rc_pingpong -c, 64 KiB x $ITERS each: every buffer verified" \
+	incast trimoffpp -g ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c -- \
+	ibv_rc_pingpong -s "$SIZE" -n "$ITERS" -c
+ktap_info "trimming, CC off: pingpong phase: $((SECONDS - t0)) s"
+moved_pp() {
+	local k
+	for ((k = 1; k <= N; k++)); do
+		counters "${INC_DEV[k]}" "${INC_NS[k]}" >"$LOGS/c1.$k"
+		jq -e --slurpfile a "$LOGS/c0.$k" '.retry_exceeded == $a[0].retry_exceeded' \
+			"$LOGS/c1.$k" >/dev/null ||
+			{ echo "sender $k: $(jq -c '{retry_exceeded, timeouts, retransmits}' "$LOGS/c1.$k")"; return 1; }
+	done
+}
+check "trimming, CC off: no sender's QP failed" moved_pp
+report
+cc_on >/dev/null
 
 # One sender, and a FIFO of half its largest window: its first burst is
 # cut for certain. Length fields stale, then fixed: then only the DSCP
