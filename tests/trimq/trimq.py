@@ -16,6 +16,11 @@ any Debian 12 machine (and in the test VM, which runs the host's python3).
   trimq.py batch <SCRIPT    lines "NAME qdisc ..." or "NAME run ...", one
                            JSON object of the results by NAME (one python
                            start for a whole test: ~8 s on a KASAN guest)
+  trimq.py watch dev DEV [interval SECONDS]
+                           until killed, a line per interval [0.01]: the
+                           time (ns), the bytes DEV's root qdisc (of any
+                           kind) sent, its backlog in bytes (one process,
+                           not one per sample: the bench's queue samples)
 
 Options (defaults in brackets): rate BYTES/S, or with a kbit/mbit/gbit
 suffix [0: no limit], limit BYTES [65536], prio_limit BYTES [16384],
@@ -410,6 +415,21 @@ def cmd_run(argv, rtnl):
             'plugged': plugged, 'plugged_all': plugged_all, 'after': stats()}
 
 
+def cmd_watch(argv, rtnl):
+    """watch dev DEV [interval SECONDS]: samples until killed."""
+    if len(argv) not in (2, 4) or argv[0] != 'dev' or \
+            (len(argv) == 4 and argv[2] != 'interval'):
+        raise ValueError('usage: watch dev DEV [interval SECONDS]')
+    interval = float(argv[3]) if len(argv) == 4 else 0.01
+    if not 0 < interval <= 60:
+        raise ValueError(f'interval {argv[3]}: not in (0, 60]')
+    while True:
+        root = [q for q in qdisc_show(rtnl, argv[1], None) if q['parent'] == 'root']
+        st = root[0]['stats'] if root else {}
+        print(time.time_ns(), st.get('bytes', 0), st.get('backlog', 0), flush=True)
+        time.sleep(interval)
+
+
 COMMANDS = {'qdisc': cmd_qdisc, 'run': cmd_run}
 
 
@@ -435,13 +455,15 @@ def cmd_batch(rtnl):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ('qdisc', 'run', 'batch'):
+    if len(sys.argv) < 2 or sys.argv[1] not in ('qdisc', 'run', 'batch', 'watch'):
         print(__doc__, file=sys.stderr)
         return 2
     try:
         rtnl = Rtnl()
         if sys.argv[1] == 'batch':
             return cmd_batch(rtnl)
+        if sys.argv[1] == 'watch':
+            return cmd_watch(sys.argv[2:], rtnl)
         out = COMMANDS[sys.argv[1]](sys.argv[2:], rtnl)
         if out is not None:
             print(json.dumps(out))
