@@ -73,7 +73,7 @@ u32 mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind)
 		return 0;
 	r->rto_backoff = 0;
 	r->last_rtt_us = s;
-	r->rtt_peak_us = max(s, r->rtt_peak_us - r->rtt_peak_us / 32);
+	r->rtt_peak_us = max(s, r->rtt_peak_us - r->rtt_peak_us / 256);
 	if (!r->srtt_us) {
 		r->srtt_us = s;
 		r->rttvar_us = s / 2;
