@@ -7,6 +7,7 @@
 #ifndef _MRC_H
 #define _MRC_H
 
+#include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
@@ -694,6 +695,7 @@ void mrc_send_rev_probe(struct mrc_qp *qp, struct sk_buff_head *txq);
 void mrc_comp_flush(struct mrc_qp *qp);
 #if IS_ENABLED(CONFIG_KUNIT)
 bool mrc_loss_timed_out(u8 timeout, unsigned long elapsed);
+bool mrc_loss_overdue(const struct mrc_req *r, u32 age, u32 now);
 #endif
 
 /* mrc_sched.c: path scheduler */

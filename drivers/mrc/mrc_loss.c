@@ -476,15 +476,20 @@ static int psn_sig(struct mrc_qp *qp, u32 p, int sig, u32 now)
 	return overdue(qp, p, e, now) ? MRC_EV_SIG_LOSS : -1;
 }
 
-/*
- * Is a packet out in the fabric, sent at least @age ago and neither
- * acknowledged nor known lost? PSNs known lost wait for the send engine
- * (its window, a trim pause), not for the fabric: a timer that finds only
- * those found nothing late.
+/**
+ * mrc_loss_overdue() - is a packet out in the fabric and late?
+ * @r: the requester's send window
+ * @age: the retransmission timeout, us
+ * @now: mrc_now_us()
+ *
+ * PSNs known lost wait for the send engine (its window, a trim pause),
+ * not for the fabric: a timer that finds only those found nothing late.
+ *
+ * Return: true when a PSN sent at least @age ago is neither acknowledged
+ * nor known lost.
  */
-static bool overdue_in_flight(struct mrc_qp *qp, u32 age, u32 now)
+VISIBLE_IF_KUNIT bool mrc_loss_overdue(const struct mrc_req *r, u32 age, u32 now)
 {
-	struct mrc_req *r = &qp->req;
 	u32 p;
 
 	for (p = r->snd_una; p != r->snd_nxt; p = mrc_psn_add(p, 1))
@@ -493,6 +498,7 @@ static bool overdue_in_flight(struct mrc_qp *qp, u32 age, u32 now)
 			return true;
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(mrc_loss_overdue);
 
 /**
  * mrc_loss_timeout() - the timer expired: is a retransmission timeout due?
@@ -516,7 +522,7 @@ bool mrc_loss_timeout(struct mrc_qp *qp)
 		return false;
 	age = rto_us(qp);
 	now = now_us();
-	if (!overdue_in_flight(qp, age, now)) {
+	if (!mrc_loss_overdue(r, age, now)) {
 		/* all it watches waits here, to be resent: not a timeout */
 		arm(qp);
 		return false;

@@ -8,8 +8,9 @@
  * reference; packet handlers and netlink take another with mrc_qp_get()
  * (under the xarray's lock, so none can find it once it is unpublished)
  * and then qp->lock. Destroy marks it dying, unpublishes it, drops the
- * first reference and waits for the others, stops its timer and work,
- * then frees: no RCU grace period per QP.
+ * first reference and waits for the others, stops its timers (the QP
+ * timer, the trim pause's hrtimer) and work, then frees: no RCU grace
+ * period per QP.
  */
 #include <linux/jhash.h>
 #include <linux/random.h>
