@@ -9,9 +9,11 @@
 #              (mrcctl monitor), and what h2 received in 10 ms windows:
 #              the mean before, how long it stayed below half of that
 #              (and its worst window), the mean 5-8 s after the fault.
-#              Twice: with ib_write_bw's 128 writes outstanding (queues of
-#              seconds: no congestion control yet), and with one (light
-#              load: what detection itself takes)
+#              Three times: with ib_write_bw's 128 writes outstanding
+#              (queues of seconds: congestion control off, the default),
+#              with one (light load: what detection itself takes), and
+#              with 128 under NSCC (FAULTS_CC: the incast lab's knobs with
+#              the largest window for the four planes' 40 Mbit/s)
 #   loss       goodput at 0.1, 1 and 5 % random loss on all four plane
 #              links against none; rxe beside, on one veth shaped to the
 #              sum of the four rates, under the same loss; and mrc with 1
@@ -92,6 +94,18 @@ _faults_dead_path() {
 			'[.[] | select(.peer == $p and (.usid | startswith($u))) | .path][0] // empty'
 }
 
+FAULTS_CC=(algo nscc base_rtt 1000 target_delay 1000000 max_cwnd 32768 eta 2 'fi' 85
+	fi_scale 273 qa_threshold 4000000 adjust_bytes_threshold 8192
+	adjust_period_threshold 1000000)
+
+# _faults_cc ALGO: both hosts' congestion control profile (nscc: FAULTS_CC)
+_faults_cc() {
+	local a=(algo none)
+	[ "$1" != nscc ] || a=("${FAULTS_CC[@]}")
+	ip netns exec "$NS_A" "$TOPO_MRCCTL" cc set dev "$DEV_A" "${a[@]}" &&
+		ip netns exec "$NS_B" "$TOPO_MRCCTL" cc set dev "$DEV_B" "${a[@]}"
+}
+
 # _faults_blackhole KEY OUTSTANDING: the blackhole under ib_write_bw with
 # OUTSTANDING writes; records faults|avoid$KEY and faults|dip$KEY
 _faults_blackhole() {
@@ -164,6 +178,12 @@ run_faults() {
 			for p in 0 1 2 3; do fabric_netem "h1-p$p" rate "${PLANE_MBIT}mbit"; done
 			_faults_blackhole '' 128
 			_faults_blackhole ' light' 1
+			if _faults_cc nscc; then
+				_faults_blackhole ' nscc' 128
+				_faults_cc none
+			else
+				record "faults|avoid nscc" failed
+			fi
 			_faults_plane
 			for l in 0 0.1 1 5; do _faults_goodput mrc "$l"; done
 			for l in 1 5; do _faults_goodput mrc "$l" 1; done
@@ -187,10 +207,11 @@ faults_table() {
 	echo "faults: mrc on the lab fabric, h1's 4 plane links shaped to ${V[planes_mbit]:-$PLANE_MBIT} Mbit/s," \
 		"ib_write_bw -s 65536"
 	[ -z "${V[faults|note]:-}" ] || echo "  ${V[faults|note]}"
-	for k in '' ' light'; do
+	for k in '' ' light' ' nscc'; do
+		[ "$k" != ' nscc' ] || [ -n "${V[faults|avoid$k]:-}" ] || continue
 		read -r n first last <<<"${V[faults|avoid$k]:--}"
-		echo "  blackhole t0-p0-0:t1-p0-0 (1 of plane 0's 2 paths), $([ -n "$k" ] && echo 1 ||
-			echo 128) writes outstanding: ${n:--} EVs of the path left the" \
+		echo "  blackhole t0-p0-0:t1-p0-0 (1 of plane 0's 2 paths), $([ "$k" = ' light' ] && echo 1 ||
+			echo 128) writes outstanding$([ "$k" != ' nscc' ] || echo ', NSCC'): ${n:--} EVs of the path left the" \
 			"rotation, the first after ${first:--} ms, the last after ${last:--} ms (time to avoid)"
 		read -r before stall worst after <<<"${V[faults|dip$k]:--}"
 		echo "    h2 received (10 ms windows): ${before:--} Mbit/s before; after it ${stall:--} ms below half" \
