@@ -709,6 +709,14 @@ void mrc_sched_on_ecn(struct mrc_qp *qp, u32 i);
 void mrc_sched_on_trim(struct mrc_qp *qp, u32 i, bool lasthop);
 void mrc_sched_on_sack(struct mrc_qp *qp, const struct mrc_sack *s);
 
+/* mrc_ack.c: the responder's acknowledgments */
+struct sk_buff *mrc_ack_skb(struct mrc_qp *qp, u8 op, u32 psn,
+			    struct mrc_pkt *pkt, u32 paylen);
+void mrc_ack_aeth(struct mrc_qp *qp, u8 syn, u32 psn, struct sk_buff_head *txq);
+void mrc_ack_sack(struct mrc_qp *qp, u32 psn, u32 ev, u8 mode, bool probe,
+		  struct sk_buff_head *txq);
+void mrc_ack_send(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq);
+
 /* mrc_resp.c: responder */
 void mrc_resp_run(struct mrc_qp *qp, struct sk_buff_head *txq);
 void mrc_resp_recv(struct mrc_qp *qp, struct sk_buff *skb,

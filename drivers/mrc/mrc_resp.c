@@ -19,8 +19,9 @@
  * run MRC_RD_BUDGET response packets at a time, the rest from the QP's
  * work.
  *
- * Acknowledgments: an ACK (cumulative) when the window has no hole, a SACK
- * (cumulative + 64-bit bitmap) when it has; sent for AckReq packets, for
+ * Acknowledgments (built in mrc_ack.c): an ACK (cumulative) when the
+ * window has no hole, a SACK (cumulative + 64-bit bitmap) when it has;
+ * sent for AckReq packets, for
  * out-of-order and duplicate arrivals, for every arrival while a trimmed
  * PSN is awaited, and every MRC_ACK_BYTES of payload or MRC_ACK_EVERY
  * packets, whichever comes first.
@@ -36,12 +37,6 @@
 
 #define MRC_ACK_EVERY	16
 #define MRC_ACK_BYTES	16384
-/*
- * A changed port status rides this many SACKs: plain ACKs cannot carry it,
- * and one SACK may be lost, or leave on a plane that has just come up and
- * has no route yet; the reverse EVs take the planes in turn.
- */
-#define MRC_PS_SACKS	8
 /*
  * READ/atomic requests a conforming requester can have at or past our
  * window base beyond its max_rd_atomic WQEs: a READ of more than
@@ -174,111 +169,6 @@ static int get_msg(struct mrc_qp *qp, u16 rqmsn)
 	return (rs->rslot + d) % MRC_RMSG_MAX;
 }
 
-/* ---- acknowledgments ------------------------------------------------- */
-
-static struct sk_buff *ack_skb(struct mrc_qp *qp, u8 op, u32 psn,
-			       struct mrc_pkt *pkt, u32 paylen)
-{
-	struct sk_buff *skb;
-
-	skb = mrc_net_alloc(qp->mdev, mrc_wire_hdr_len(op, false) + paylen +
-			    (-paylen & 3));
-	if (!skb)
-		return NULL;
-	memset(skb->data, 0, skb->len);
-	mrc_wire_prepare(pkt, skb->data, op, paylen);
-	mrc_bth_init(skb->data, op, 0, false, -paylen & 3,
-		     IB_DEFAULT_PKEY_FULL, qp->attr.dest_qp_num, psn);
-	mrc_sched_pick(qp, skb, mrc_op_is_read_resp(op) ? MRC_STAMP_DATA :
-						       MRC_STAMP_ACK);
-	return skb;
-}
-
-/* ACK (syndrome @syn, 0 = ACK) at @psn */
-static void send_aeth(struct mrc_qp *qp, u8 syn, u32 psn,
-		      struct sk_buff_head *txq)
-{
-	struct mrc_pkt pkt;
-	struct sk_buff *skb = ack_skb(qp, MRC_OP_ACK, psn, &pkt, 0);
-
-	if (!skb)
-		return;
-	mrc_aeth_set(mrc_pkt_hdr(&pkt, MRC_H_AETH), syn,
-		     qp->resp.completed & MRC_PSN_MASK);
-	mrc_count(qp->mdev, syn ? ((syn >> 5) == 1 ? MRC_CNT_RNR_TX :
-			       MRC_CNT_NACK_TX) : MRC_CNT_ACK_TX, 1);
-	__skb_queue_tail(txq, skb);
-}
-
-/* A SACK of the window around @psn, naming EV @ev (mode @mode) */
-static void send_sack(struct mrc_qp *qp, u32 psn, u32 ev, u8 mode,
-		      bool probe, struct sk_buff_head *txq)
-{
-	struct mrc_resp *rs = &qp->resp;
-	struct mrc_sack_range range;
-	struct mrc_sack s = {};
-	struct sk_buff *skb;
-	struct mrc_pkt pkt;
-
-	mrc_psn_win_sack(&rs->win, psn, &range);
-	skb = ack_skb(qp, MRC_OP_SACK, range.cack_psn, &pkt, 0);
-	if (!skb)
-		return;
-	s.cack_psn = range.cack_psn;
-	s.sack_offset = range.offset;
-	s.bitmap = range.bitmap;
-	s.mpr = rs->win.size / MRC_MPR_UNIT;
-	s.entropy = ev;
-	s.mode = mode;
-	s.probe_resp = probe;
-	s.rcvd_bytes = (rs->rcvd_bytes >> 8) & 0xffffff;
-	if (rs->rx_ns) {
-		/* the request that drew it: its PSN and our time on it */
-		s.cc_flags = MRC_SACK_CCF_SAMPLE;
-		s.ack_psn_offset = (s16)mrc_psn_diff(psn, range.cack_psn);
-		s.service_us = min_t(u64, div_u64(ktime_get_ns() - rs->rx_ns,
-						  NSEC_PER_USEC), U16_MAX);
-	}
-	s.port_status = READ_ONCE(qp->mdev->planes_up);
-	if (s.port_status != rs->ps_sent) {
-		rs->ps_sent = s.port_status;
-		rs->ps_left = MRC_PS_SACKS;
-	}
-	if (rs->ps_left)
-		rs->ps_left--;
-	mrc_seth_write(mrc_pkt_hdr(&pkt, MRC_H_SETH), &s);
-	mrc_count(qp->mdev, MRC_CNT_SACK_TX, 1);
-	__skb_queue_tail(txq, skb);
-}
-
-/*
- * The state of the window: ACK if it has no hole, else SACK around @psn.
- * Also a SACK when the planes up here changed since the last one said,
- * and for the next MRC_PS_SACKS - 1 after it: the port status travels in
- * SACKs only, and a peer that learned a plane of ours went down must hear
- * that it is back, also when nothing is missing (with nothing lost, only
- * plain ACKs would follow).
- */
-static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
-{
-	struct mrc_resp *rs = &qp->resp;
-
-	rs->unacked = 0;
-	rs->unacked_bytes = 0;
-	/* an ECN mark is reported at once, in a SACK naming its EV */
-	if (rs->ce_pending) {
-		rs->ce_pending = false;
-		send_sack(qp, psn, rs->ce_ev, MRC_SACK_M_SKIP_ONCE, false, txq);
-	} else if (rs->win.ooo || rs->ps_left ||
-		   READ_ONCE(qp->mdev->planes_up) != rs->ps_sent) {
-		/* feedback for the path it came on */
-		send_sack(qp, psn, rs->last_ev, MRC_SACK_M_NONE, false, txq);
-	} else {
-		send_aeth(qp, MRC_AETH_ACK, mrc_psn_win_cack(&rs->win), txq);
-	}
-	mrc_send_rev_probe(qp, txq);
-}
-
 /*
  * A request the responder refuses for good (access or invalid request):
  * tell the requester what arrived, NAK, and move the QP to ERR, as IB
@@ -286,8 +176,8 @@ static void send_ack(struct mrc_qp *qp, u32 psn, struct sk_buff_head *txq)
  */
 static void nak_fatal(struct mrc_qp *qp, u8 syn, u32 psn, struct sk_buff_head *txq)
 {
-	send_ack(qp, psn, txq);
-	send_aeth(qp, syn, psn, txq);
+	mrc_ack_send(qp, psn, txq);
+	mrc_ack_aeth(qp, syn, psn, txq);
 	mrc_qp_error(qp);
 }
 
@@ -373,7 +263,7 @@ static bool exec_read(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 		struct sk_buff *skb;
 		struct mrc_pkt pkt;
 
-		skb = ack_skb(qp, op, mrc_psn_add(rq->psn, i), &pkt, paylen);
+		skb = mrc_ack_skb(qp, op, mrc_psn_add(rq->psn, i), &pkt, paylen);
 		if (!skb)
 			break;
 		mrc_pleth_set(mrc_pkt_hdr(&pkt, MRC_H_PLETH), off, rq->len);
@@ -398,7 +288,7 @@ static void send_atomic_ack(struct mrc_qp *qp, u32 psn, u64 orig,
 	struct sk_buff *skb;
 	struct mrc_pkt pkt;
 
-	skb = ack_skb(qp, MRC_OP_ATOMIC_ACK, psn, &pkt, 0);
+	skb = mrc_ack_skb(qp, MRC_OP_ATOMIC_ACK, psn, &pkt, 0);
 	if (!skb)
 		return;
 	mrc_aeth_set(mrc_pkt_hdr(&pkt, MRC_H_AETH), MRC_AETH_ACK,
@@ -520,7 +410,7 @@ void mrc_resp_run(struct mrc_qp *qp, struct sk_buff_head *txq)
 	complete_msgs(qp);
 	/* what was placed past them is acknowledged now */
 	if (qp->state != IB_QPS_ERR && rs->win.base != base)
-		send_ack(qp, mrc_psn_win_cack(&rs->win), txq);
+		mrc_ack_send(qp, mrc_psn_win_cack(&rs->win), txq);
 }
 
 /*
@@ -614,7 +504,7 @@ static void duplicate(struct mrc_qp *qp, struct mrc_pkt *pkt, u32 psn,
 				send_atomic_ack(qp, psn, rs->ares[i].orig, txq);
 		return;
 	}
-	send_ack(qp, psn, txq);
+	mrc_ack_send(qp, psn, txq);
 }
 
 /* ---- SEND and WRITE placement ------------------------------------------ */
@@ -751,8 +641,8 @@ void mrc_resp_probe(struct mrc_qp *qp, struct sk_buff *skb,
 		return;
 	}
 	mrc_count(qp->mdev, MRC_CNT_PROBE_RX, 1);
-	send_sack(qp, mrc_psn_add(mrc_psn_win_cack(&rs->win), 1), pkt->ev,
-		  pkt->ce ? MRC_SACK_M_SKIP_ONCE : MRC_SACK_M_NONE, true, txq);
+	mrc_ack_sack(qp, mrc_psn_add(mrc_psn_win_cack(&rs->win), 1), pkt->ev,
+		     pkt->ce ? MRC_SACK_M_SKIP_ONCE : MRC_SACK_M_NONE, true, txq);
 }
 
 /*
@@ -796,10 +686,10 @@ static void resp_trimmed(struct mrc_qp *qp, struct sk_buff *skb,
 		return;
 	if (d < 0 || mrc_psn_win_test(&qp->resp.win, psn)) {
 		mrc_count(qp->mdev, MRC_CNT_DUP, 1);
-		send_ack(qp, psn, txq);
+		mrc_ack_send(qp, psn, txq);
 		return;
 	}
-	out = ack_skb(qp, MRC_OP_NACK, psn, &nack, 0);
+	out = mrc_ack_skb(qp, MRC_OP_NACK, psn, &nack, 0);
 	if (!out)
 		return;
 	mrc_neth_set(mrc_pkt_hdr(&nack, MRC_H_NETH), pkt->trim, pkt->ev, psn,
@@ -898,8 +788,8 @@ static void resp_request(struct mrc_qp *qp, struct sk_buff *skb,
 		case PLACED:
 			break;
 		case RNR:
-			send_aeth(qp, 0x20 | (qp->attr.min_rnr_timer & 31), psn,
-				  txq);
+			mrc_ack_aeth(qp, 0x20 | (qp->attr.min_rnr_timer & 31),
+				     psn, txq);
 			return;
 		case NAK_INV:
 			mrc_count(qp->mdev, MRC_CNT_BOUNDS_ERR, 1);
@@ -927,7 +817,7 @@ static void resp_request(struct mrc_qp *qp, struct sk_buff *skb,
 	if (++rs->unacked >= MRC_ACK_EVERY ||
 	    rs->unacked_bytes >= MRC_ACK_BYTES || mrc_bth_ackreq(pkt->hdr) ||
 	    rs->win.ooo || had_hole || rs->ce_pending || rs->trim_wait)
-		send_ack(qp, psn, txq);
+		mrc_ack_send(qp, psn, txq);
 	if (rs->trim_wait && mrc_psn_diff(rs->win.base, rs->trim_psn) > 0)
 		rs->trim_wait = false;
 }
