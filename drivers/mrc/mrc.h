@@ -399,6 +399,7 @@ struct mrc_req {
 	u32 last_rtt_us;		/* the latest RTT sample */
 	u32 rtt_peak_us;		/* the largest, decaying */
 	bool trimmed;			/* a trim NACK came: the fabric trims */
+	bool marked;			/* an ACK echoed CE: the fabric marks */
 	u8 *txs;			/* MRC_TX_WIN flags */
 	u8 *txev;			/* MRC_TX_WIN: EV index last sent on */
 	u32 *txseq;			/* MRC_TX_WIN: send order (tx_seq) */

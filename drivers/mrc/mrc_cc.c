@@ -150,16 +150,6 @@ static u64 sat_add(u64 a, u64 b)
 	return check_add_overflow(a, b, &r) ? U64_MAX : r;
 }
 
-/* a smaller RTT: the base RTT and, with it, the largest window go down */
-static void lower_base_rtt(struct mrc_cc *cc, u32 rtt)
-{
-	u64 max = div_u64((u64)cc->p.max_cwnd * rtt, cc->p.base_rtt);
-
-	cc->base_rtt = rtt;
-	cc->max_cwnd = max_t(u64, max, cc->mtu);
-	cc->cwnd = min(cc->cwnd, cc->max_cwnd);
-}
-
 /*
  * An unmarked sample above target goes in as base RTT / 4: delay that
  * no switch marked is taken to be at the ends, not in the fabric.
@@ -176,11 +166,13 @@ static void avg_delay_sample(struct mrc_cc *cc, u32 delay, bool marked)
 
 /*
  * Quick adapt, at the first ACK or NACK past each period of base RTT +
- * target: when the period saw a NACK, a loss or a delay above
+ * target: when the period saw a NACK, a loss or a marked delay above
  * qa_threshold, and delivered less than max_cwnd >> qa_gate, the window
  * becomes what was delivered, and marked feedback for what was then in
- * flight is ignored. True when it fired or ignored this feedback: the
- * caller then leaves the window alone.
+ * flight is ignored. An unmarked delay is the hosts' (as for the
+ * average), and a software transport's hosts are slow. True when it
+ * fired or ignored this feedback: the caller then leaves the window
+ * alone.
  */
 static bool quick_adapt(struct mrc_cc *cc, bool loss, bool marked, u32 delay,
 			u32 inflight, u64 now)
@@ -194,7 +186,8 @@ static bool quick_adapt(struct mrc_cc *cc, bool loss, bool marked, u32 delay,
 		done = true;
 	} else if (now > cc->qa_end) {
 		if (cc->qa_end &&
-		    (cc->qa_trigger || loss || delay > cc->p.qa_threshold) &&
+		    (cc->qa_trigger || loss ||
+		     (marked && delay > cc->p.qa_threshold)) &&
 		    cc->achieved_bytes < (cc->max_cwnd >> cc->p.qa_gate)) {
 			set_cwnd(cc, cc->achieved_bytes);
 			cc->bytes_to_ignore = inflight;
@@ -318,8 +311,11 @@ void mrc_cc_on_ack(struct mrc_cc *cc, u32 acked_bytes, u32 rtt_ns, bool ecn,
 	cc->bytes_ignored += acked_bytes;
 
 	if (rtt_ns) {
-		if (rtt_ns < cc->base_rtt)
-			lower_base_rtt(cc, rtt_ns);
+		/*
+		 * The delay's reference only: an idle host's round trip
+		 * says nothing of the fabric's BDP, so max_cwnd stays.
+		 */
+		cc->base_rtt = min(cc->base_rtt, rtt_ns);
 		delay = rtt_ns - cc->base_rtt;
 		avg_delay_sample(cc, delay, ecn);
 	} else {

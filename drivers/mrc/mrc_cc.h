@@ -36,8 +36,7 @@
  * @base_rtt: unloaded RTT of the fabric, ns; the start of the measured
  *	      base RTT, which only goes down from here
  * @target_delay: queueing delay NSCC steers to, ns
- * @max_cwnd: largest window at @base_rtt, bytes; scaled down with the
- *	      measured base RTT
+ * @max_cwnd: largest window, bytes
  * @eta: additive increase, bytes, once per @adjust_period_threshold
  * @fi: fair increase, bytes per window acked; the proportional increase
  *	is 4/5 of it per 12 us of delay below target (htsim's ratio)
@@ -45,7 +44,7 @@
  * @gamma: multiplicative decrease gain, MRC_CC_ONE = 1
  * @max_md_jump: largest fraction of the window one decrease takes,
  *		 MRC_CC_ONE = 1, at most one half
- * @qa_threshold: delay above which quick adapt may fire, ns
+ * @qa_threshold: marked delay above which quick adapt may fire, ns
  * @adjust_bytes_threshold: acked bytes that apply the pending increase
  * @adjust_period_threshold: time that applies it (and @eta), ns
  * @qa_gate: quick adapt fires only below max window >> @qa_gate bytes
@@ -101,7 +100,7 @@ enum mrc_cc_event {
  * @p: the profile's knobs, copied at init
  * @mtu: the QP's path MTU, bytes: the smallest window
  * @cwnd: congestion window, bytes, in [@mtu, @max_cwnd]
- * @max_cwnd: @p.max_cwnd scaled to @base_rtt, bytes, at least @mtu
+ * @max_cwnd: @p.max_cwnd, bytes, at least @mtu
  * @base_rtt: smallest RTT seen (and @p.base_rtt before any), ns
  * @avg_delay: slow average of the delay, ns << MRC_CC_AVG_SHIFT; only
  *	       the multiplicative decrease reads it

@@ -549,6 +549,8 @@ bool mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	advance_una(qp);
+	if (an.ecn)
+		r->marked = true;
 	if (r->cc_on && (an.bytes || an.ecn))
 		cc_ack(qp, &an);
 	return true;

@@ -131,13 +131,12 @@ static u32 rto_us(struct mrc_qp *qp)
 	rto = r->srtt_us ? r->srtt_us + max(4 * r->rttvar_us, 1000U) :
 			   MRC_RTO_INIT_US;
 	/*
-	 * Under congestion control, or in a fabric that trims, congestion
-	 * marks or cuts packets rather than dropping them: a packet the
-	 * queues hold is late, not lost, and a queue that filled once (the
-	 * largest RTT lately) may fill again faster than the deviation
-	 * follows.
+	 * In a fabric that marks or trims, congestion shows as marks and cut
+	 * packets rather than drops: a packet the queues hold is late, not
+	 * lost, and a queue that filled once (the largest RTT lately) may
+	 * fill again faster than the deviation follows.
 	 */
-	if (r->cc_on || r->trimmed)
+	if (r->marked || r->trimmed)
 		rto = max_t(u64, rto, 2ULL * r->rtt_peak_us);
 	rto = max_t(u64, rto, MRC_RTO_MIN_US);
 	cap = limit ? max_t(u64, limit, MRC_RTO_MIN_US) :

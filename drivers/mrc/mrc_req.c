@@ -112,6 +112,7 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->last_rtt_us = 0;
 	r->rtt_peak_us = 0;
 	r->trimmed = false;
+	r->marked = false;
 	r->since_ackreq = 0;
 	r->inflight = 0;
 	memset(r->txs, 0, MRC_TX_WIN);

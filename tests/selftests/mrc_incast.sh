@@ -12,7 +12,8 @@
 #     are ECN-capable, ECT(0), with or without a path set)
 #   - no sender's QP failed (retry_exceeded, no error completions) and the
 #     receiver took every sender's packets
-#   - congestion control off (the default) never acted; then on (NSCC, with
+#   - congestion control off (mrcctl cc set algo none; NSCC is the
+#     default) never acted; then on (NSCC, with
 #     knobs for this lab: 20 Mbit/s, an RTT of about a millisecond): both
 #     incasts again, every buffer verified, every QP completes, and the
 #     senders' NSCC cut their windows on the ECN marks
@@ -51,9 +52,19 @@ cleanup() { incast_cleanup; }
 trap cleanup EXIT
 ktap_header 22
 
-incast_up mrc "$N" "$RATE" fq_codel >"$LOGS/up" 2>&1
+# cc_all ARGS...: mrcctl cc set ARGS on every device of the lab
+cc_all() {
+	local k
+	for ((k = 1; k <= N; k++)); do
+		"$TOPO_MRCCTL" -n "${INC_NS[k]}" cc set dev "${INC_DEV[k]}" "$@" || return 1
+	done
+	"$TOPO_MRCCTL" -n "$INC_NS_R" cc set dev "$INC_DEV_R" "$@"
+}
+cc_off() { cc_all algo none; }
+
+incast_up mrc "$N" "$RATE" fq_codel >"$LOGS/up" 2>&1 && cc_off >>"$LOGS/up" 2>&1
 up_rc=$?
-check "incast lab up: $N senders, one receiver, $RATE kbit/s bottleneck with fq_codel" \
+check "incast lab up: $N senders, one receiver, $RATE kbit/s bottleneck with fq_codel, CC off" \
 	sh -c "[ $up_rc = 0 ] || cat $LOGS/up; [ $up_rc = 0 ]"
 [ "$up_rc" = 0 ] || ktap_finish
 
@@ -161,25 +172,18 @@ cc_sum() {
 	echo "$t"
 }
 off_dec=$(cc_sum decreases) off_qa=$(cc_sum quick_adapts)
-check "congestion control off (the default) never acted: no decrease, no quick adapt" \
+check "congestion control off never acted: no decrease, no quick adapt" \
 	test "${off_dec:-x}" = 0 -a "${off_qa:-x}" = 0
 
 # NSCC for this lab: the increases of mrc_cc_params_default() for
 # 20 Mbit/s, 1 ms and MTU 1024; a base RTT of 1 us, the resolution of mrc's
-# RTT samples (a smaller sample would shrink the largest window with it, and
-# through an idle tbf the Debian kernel answers in a few us), a target of
-# 1 ms (2.5 KB at the bottleneck, under fq_codel's 2 ms) and a largest
-# window that fills the bottleneck at the KASAN kernel's RTTs
+# RTT samples, so the delay is all of an RTT (a few us through the idle tbf),
+# a target of 1 ms (2.5 KB at the bottleneck, under fq_codel's 2 ms) and a
+# largest window that fills the bottleneck at the KASAN kernel's RTTs
 CC_LAB=(algo nscc base_rtt 1000 target_delay 1000000 max_cwnd 16384 eta 2 'fi' 85
 	fi_scale 273 qa_threshold 4000000 adjust_bytes_threshold 8192
 	adjust_period_threshold 1000000)
-cc_on() {
-	local k
-	for ((k = 1; k <= N; k++)); do
-		"$TOPO_MRCCTL" -n "${INC_NS[k]}" cc set dev "${INC_DEV[k]}" "${CC_LAB[@]}" || return 1
-	done
-	"$TOPO_MRCCTL" -n "$INC_NS_R" cc set dev "$INC_DEV_R" "${CC_LAB[@]}"
-}
+cc_on() { cc_all "${CC_LAB[@]}"; }
 check "NSCC on every device (mrcctl cc set), knobs for this lab" cc_on
 snapshot
 rounds cc 'NSCC: '
@@ -298,12 +302,6 @@ report
 # no connection dies: a trim NACK proves the peer alive. Not the writes:
 # a whole receive window per sender at once, most of it cut again at every
 # resend, takes minutes at this rate (make bench shows it).
-cc_off() {
-	local k
-	for ((k = 1; k <= N; k++)); do
-		"$TOPO_MRCCTL" -n "${INC_NS[k]}" cc set dev "${INC_DEV[k]}" algo none || return 1
-	done
-}
 cc_off
 snapshot
 t0=$SECONDS

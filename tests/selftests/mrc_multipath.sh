@@ -173,11 +173,12 @@ ev_ok() {
 }
 ktap_info "EV set of QP ${qpn:-?}"
 check "ev show: 128 EVs of the QP in rotation, 32 per plane, all used; 128 backups" ev_ok
-# congestion control is off by default: the QP's RTT and bytes in flight
-# only, no window
-check "cc show dev DEV qpn N: the live QP without congestion control (srtt, inflight)" \
-	jq -e --argjson q "${qpn:-0}" '.[0] | .qpn == $q and .algo == "none" and .srtt > 0 and
-		(.inflight | type) == "number" and (has("cwnd") | not)' "$LOGS/ccqp"
+# congestion control is on by default: the live QP's window, within
+# [MTU, max_cwnd], its measured base RTT, RTT and bytes in flight
+check "cc show dev DEV qpn N: the live QP under NSCC (cwnd, base RTT, srtt, inflight)" \
+	jq -e --argjson q "${qpn:-0}" '.[0] | .qpn == $q and .algo == "nscc" and .srtt > 0 and
+		(.inflight | type) == "number" and .base_rtt > 0 and
+		.cwnd >= 256 and .cwnd <= .max_cwnd' "$LOGS/ccqp"
 # shellcheck disable=SC2016 # $m is jq's
 check "ECN: CE marks at t0-p1-0 -> t1-p1-0 counted on that path's EVs (path $marked) only" \
 	jq -e --argjson m "${marked:-99}" '([.[] | select(.path == $m and .tx_packets > 0)] |

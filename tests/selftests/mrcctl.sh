@@ -79,20 +79,20 @@ err=$(A plane set dev mrca id 7 allow any 2>&1); rc=$?
 check "plane set of a missing plane: refused, the kernel says why" \
 	bash -c "[ $rc = 1 ] && [[ '$err' == *'no such plane'* ]]"
 
-# -- the congestion control profile: off by default, every knob round-trips,
+# -- the congestion control profile: on by default, every knob round-trips,
 # bad values are refused with the kernel's reason and change nothing
 err=$(A cc show dev mrca qpn 1 2>&1); rc=$?
 check "cc show qpn of a QP that is not RC (QP1, the GSI's): clear error, exit 1" \
 	bash -c "[ $rc = 1 ] && [[ '$err' == *'no such RC QP'* ]]"
-check "cc show: algo none by default, every NSCC knob shown" \
-	bash -c "A -j cc show dev mrca | jq -e '.[0].algo == \"none\" and
+check "cc show: algo nscc by default, every NSCC knob shown" \
+	bash -c "A -j cc show dev mrca | jq -e '.[0].algo == \"nscc\" and
 		([.[0] | .base_rtt, .target_delay, .max_cwnd, .eta, .fi, .fi_scale, .gamma,
 		.max_md_jump, .qa_gate, .qa_threshold, .adjust_bytes_threshold,
 		.adjust_period_threshold, .disable_qa, .decreases] | all(type == \"number\"))'"
 # each knob alone, to a value the rest of the profile allows
-CC_SET=(algo:nscc base_rtt:200000 target_delay:150000 max_cwnd:1000000 eta:1000 fi:5000
+CC_SET=(algo:none base_rtt:200000 target_delay:150000 max_cwnd:1000000 eta:1000 fi:5000
 	fi_scale:70000 gamma:40000 max_md_jump:30000 qa_gate:4 qa_threshold:800000
-	adjust_bytes_threshold:16384 adjust_period_threshold:150000 disable_qa:1 algo:none)
+	adjust_bytes_threshold:16384 adjust_period_threshold:150000 disable_qa:1 algo:nscc)
 cc_roundtrip() {
 	local kv k v
 	for kv in "${CC_SET[@]}"; do
