@@ -10,15 +10,17 @@
 #              the mean before, how long it stayed below half of that
 #              (and its worst window), the mean 5-8 s after the fault.
 #              Three times: with ib_write_bw's 128 writes outstanding
-#              (queues of seconds: congestion control off, the default),
-#              with one (light load: what detection itself takes), and
+#              (queues of seconds: congestion control off), with one
+#              (light load: what detection itself takes), and
 #              with 128 under NSCC (FAULTS_CC: the incast lab's knobs with
 #              the largest window for the four planes' 40 Mbit/s)
 #   loss       goodput at 0.1, 1 and 5 % random loss on all four plane
-#              links against none; rxe beside, on one veth shaped to the
-#              sum of the four rates, under the same loss; and mrc with 1
-#              and 5 % on plane 1's link only (the selftests check that
-#              these complete; the figures are here)
+#              links against none, mrc with its default profile (NSCC
+#              with its defaults) and with congestion control off; rxe
+#              beside, on one veth shaped to the sum of the four rates,
+#              under the same loss; and mrc with 1 and 5 % on plane 1's
+#              link only (the selftests check that these complete; the
+#              figures are here)
 #   plane      h1's plane 3 down after SECS seconds: how long what h2
 #              receives stays below half, and what it receives 5-8 s after
 #              against before, beside (N-1)/N = 0.75
@@ -106,8 +108,20 @@ _faults_cc() {
 		ip netns exec "$NS_B" "$TOPO_MRCCTL" cc set dev "$DEV_B" "${a[@]}"
 }
 
+# _faults_srtt: the smoothed RTT (ms) of h1's RC QP in RTS, what the loss
+# detection's timers rest on
+_faults_srtt() {
+	local q
+	q=$(ip netns exec "$NS_A" rdma -j res show qp | jq -r --arg d "$DEV_A" \
+		'[.[] | select(.ifname == $d and .type == "RC" and .state == "RTS")][0].lqpn // empty')
+	[ -n "$q" ] || { echo -; return; }
+	ip netns exec "$NS_A" "$TOPO_MRCCTL" -j cc show dev "$DEV_A" qpn "$q" |
+		jq -r '.[0].srtt / 1e6 | . * 100 | round / 100' 2>/dev/null || echo -
+}
+
 # _faults_blackhole KEY OUTSTANDING: the blackhole under ib_write_bw with
-# OUTSTANDING writes; records faults|avoid$KEY and faults|dip$KEY
+# OUTSTANDING writes; records faults|avoid$KEY, faults|dip$KEY and
+# faults|srtt$KEY
 _faults_blackhole() {
 	local log=$LOGS/faults-bh$1 dead fault mon
 	dead=$(_faults_dead_path)
@@ -116,6 +130,7 @@ _faults_blackhole() {
 	_faults_sampler "$log.samples"
 	_faults_bw $((3 * SECS + 5)) "$log" "$2"
 	sleep "$SECS"
+	record "faults|srtt$1" "$(_faults_srtt)"
 	fault=$(date +%s%N)
 	fabric_netem t0-p0-0:t1-p0-0 loss 100%
 	wait "$BWPID"
@@ -148,14 +163,15 @@ _faults_plane() {
 	record "faults|plane" "$(_faults_windows "$log.samples" "$fault")"
 }
 
-# _faults_goodput TRANSPORT LOSS [PLANE]: ib_write_bw Gb/s at LOSS % (mrc:
-# on the fabric's four shaped plane links, or on PLANE's only; rxe: on its
+# _faults_goodput TRANSPORT LOSS [PLANE]: ib_write_bw Gb/s at LOSS % (mrc,
+# mrc-off: on the fabric's four shaped plane links, or on PLANE's only,
+# with the devices' congestion control as it is; rxe: on its
 # shaped veth). Queues of 10000 packets: with netem's 1000 the shaped queue
 # overflows at once, and rxe (go-back-N) then measures its timeouts, not
 # the loss
 _faults_goodput() {
 	local v='' p l key="faults|$1 $2${3:+ p$3}"
-	if [ "$1" = mrc ]; then
+	if [ "$1" != rxe ]; then
 		for p in 0 1 2 3; do
 			l=$2
 			[ -z "${3:-}" ] || [ "$p" = "$3" ] || l=0
@@ -175,6 +191,12 @@ run_faults() {
 	if [ -z "${BENCH_MRC_SKIP:-}" ]; then
 		say "faults: mrc over the lab fabric, planes shaped to $PLANE_MBIT Mbit/s"
 		if topo_fabric mrc >"$LOGS/faults-mrc-topology.log" 2>&1; then
+			# the devices as created: NSCC, its defaults
+			for l in 0 0.1 1 5; do _faults_goodput mrc "$l"; done
+			for l in 1 5; do _faults_goodput mrc "$l" 1; done
+			if _faults_cc none; then
+				for l in 0 1 5; do _faults_goodput mrc-off "$l"; done
+			fi
 			for p in 0 1 2 3; do fabric_netem "h1-p$p" rate "${PLANE_MBIT}mbit"; done
 			_faults_blackhole '' 128
 			_faults_blackhole ' light' 1
@@ -185,8 +207,6 @@ run_faults() {
 				record "faults|avoid nscc" failed
 			fi
 			_faults_plane
-			for l in 0 0.1 1 5; do _faults_goodput mrc "$l"; done
-			for l in 1 5; do _faults_goodput mrc "$l" 1; done
 		else
 			record "faults|note" "the fabric failed ($(tail -1 "$LOGS/faults-mrc-topology.log"))"
 		fi
@@ -201,7 +221,7 @@ run_faults() {
 
 # faults_table: the figures, from the values in V (run's table())
 faults_table() {
-	local n first last before stall worst after l r m r0 m0 k
+	local n first last before stall worst after l r m o r0 m0 o0 k
 	selected faults write_bw || return 0
 	echo
 	echo "faults: mrc on the lab fabric, h1's 4 plane links shaped to ${V[planes_mbit]:-$PLANE_MBIT} Mbit/s," \
@@ -215,20 +235,24 @@ faults_table() {
 			"rotation, the first after ${first:--} ms, the last after ${last:--} ms (time to avoid)"
 		read -r before stall worst after <<<"${V[faults|dip$k]:--}"
 		echo "    h2 received (10 ms windows): ${before:--} Mbit/s before; after it ${stall:--} ms below half" \
-			"(worst window ${worst:--}); ${after:--} Mbit/s 5-8 s after"
+			"(worst window ${worst:--}); ${after:--} Mbit/s 5-8 s after; the QP's smoothed RTT" \
+			"at the fault: ${V[faults|srtt$k]:--} ms"
 	done
 	read -r before stall _ after <<<"${V[faults|plane]:--}"
 	echo "  plane 3 of h1 down: ${before:--} Mbit/s before; ${stall:--} ms below half;" \
 		"${after:--} Mbit/s 5-8 s after: $(ratio "${after:--}" "${before:--}") of before (3/4 = 0.75)"
-	printf '  %-22s %10s %8s %10s %8s\n' "goodput, loss on all" "rxe Gb/s" "rxe/none" "mrc Gb/s" "mrc/none"
-	r0=${V[faults|rxe 0]:--} m0=${V[faults|mrc 0]:--}
+	printf '  %-22s %10s %8s %10s %8s %10s %8s\n' "goodput, loss on all" "rxe Gb/s" "rxe/none" \
+		"mrc Gb/s" "mrc/none" "CC off" "off/none"
+	r0=${V[faults|rxe 0]:--} m0=${V[faults|mrc 0]:--} o0=${V[faults|mrc-off 0]:--}
 	for l in 0 0.1 1 5; do
-		r=${V[faults|rxe $l]:--} m=${V[faults|mrc $l]:--}
-		printf '  %-22s %10s %8s %10s %8s\n' "$l %" "$r" "$(ratio "$r" "$r0")" "$m" "$(ratio "$m" "$m0")"
+		r=${V[faults|rxe $l]:--} m=${V[faults|mrc $l]:--} o=${V[faults|mrc-off $l]:--}
+		printf '  %-22s %10s %8s %10s %8s %10s %8s\n' "$l %" "$r" "$(ratio "$r" "$r0")" \
+			"$m" "$(ratio "$m" "$m0")" "$o" "$(ratio "$o" "$o0")"
 	done
 	for l in 1 5; do
 		m=${V[faults|mrc $l p1]:--}
 		printf '  %-22s %10s %8s %10s %8s\n' "$l % on plane 1 only" - - "$m" "$(ratio "$m" "$m0")"
 	done
-	echo "  rxe: one veth at 4 x ${V[planes_mbit]:-$PLANE_MBIT} Mbit/s; mrc: 4 planes x 2 paths, loss on each plane link"
+	echo "  rxe: one veth at 4 x ${V[planes_mbit]:-$PLANE_MBIT} Mbit/s; mrc: 4 planes x 2 paths, loss on each" \
+		"plane link; mrc: the default profile (NSCC, its defaults), CC off: algo none"
 }

@@ -6,7 +6,7 @@
 # BENCH_INCAST_KBIT), each ib_write_bw -s 65536 -n ITERS (BENCH_INCAST_KB
 # KiB each, 1024 by default), for each N of BENCH_INCAST_N ("8 16"):
 #   mrc off         fq_codel marking CE above 2 ms, mrc's congestion
-#                   control off (its default)
+#                   control off
 #   mrc nscc        the same port, NSCC on (the knobs mrc_incast.sh uses for
 #                   this lab)
 #   mrc trim off    a trimming switch's port (mrc_trim: 32 KiB FIFO, marks
@@ -22,6 +22,15 @@
 #   Jain's fairness index over the senders' goodputs (perftest BW
 #     average), and the slowest and fastest of them (Mbit/s)
 #   timeouts and retransmissions (mrc's counters), trims (the switch's)
+# Then a flow joining and leaving, in a 2:1 lab at the same rate, for off,
+# nscc and trim nscc ("incast|join|RUN"): sender 1 writes for 3 x JOIN s
+# (BENCH_INCAST_JOIN, 6 by default); JOIN s in, sender 2 writes for JOIN s.
+# From what the switch took from each (10 ms samples, 100 ms windows):
+#   join: the time from sender 2's first bytes to its first window at 80 %
+#     of its fair share (half the port)
+#   both: each sender's rate while both write (the middle half of it)
+#   leave: the time from sender 2's last bytes to sender 1's first window
+#     at 90 % of its rate alone (the 2 s before the join)
 # rxe is not run here: the lab puts every host in a namespace of its own,
 # and rxe's UDP socket (6.12) lives in the initial one, which is why the
 # rxe figures elsewhere in the bench use topo_host (its ib_write_bw fails
@@ -31,10 +40,12 @@
 INC_RATE=${BENCH_INCAST_KBIT:-20000}
 INC_KB=${BENCH_INCAST_KB:-1024}
 INC_NS_LIST=${BENCH_INCAST_N:-8 16}
+INC_JOIN=${BENCH_INCAST_JOIN:-6}
 # NSCC for this lab: the same knobs as mrc_incast.sh
 INC_CC=(algo nscc base_rtt 1000 target_delay 1000000 max_cwnd 16384 eta 2 'fi' 85
 	fi_scale 273 qa_threshold 4000000 adjust_bytes_threshold 8192
 	adjust_period_threshold 1000000)
+[ -z "${BENCH_INCAST_CC:-}" ] || read -ra INC_CC <<<"$BENCH_INCAST_CC"
 
 # _incast_sampler FILE: until killed, "time_ns bytes backlog_bytes" lines
 # of the bottleneck's root qdisc, every ~10 ms (trimq.py watch: one python
@@ -163,6 +174,94 @@ _incast_run() {
 		"$((to1 - to0)) $((rt1 - rt0)) $((tr1 - tr0))"
 }
 
+# _incast_flow_sampler FILE: until killed, "time_ns b1 b2" lines: the
+# bytes the switch took from senders 1 and 2, every ~10 ms (builtins only)
+_incast_flow_sampler() {
+	local fifo
+	fifo=$(mktemp -u /tmp/incast.XXXXXX)
+	mkfifo "$fifo" || return 1
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	ip netns exec "$INC_NS_SW" bash -c '
+		exec {z}<>"$0"
+		rm -f "$0"
+		while :; do
+			read -r a </sys/class/net/t1/statistics/rx_bytes
+			read -r b </sys/class/net/t2/statistics/rx_bytes
+			t=${EPOCHREALTIME/./}
+			echo "${t}000 $a $b"
+			read -r -t 0.01 -u "$z"
+		done' "$fifo" >"$1" 2>/dev/null &
+	INC_SAMPLER=$!
+}
+
+# _incast_join_windows FILE: "join_ms a_both b_both leave_ms a_alone"
+# (Mbit/s), or dashes for what the samples do not show
+_incast_join_windows() {
+	awk -v rate="$INC_RATE" '
+	{ t = $1 / 1e6; a = $2; b = $3 }
+	NR == 1 { w0 = t; wa = a; wb = b; next }
+	t - w0 >= 100 {
+		n++; ts[n] = w0; te[n] = t
+		ra[n] = (a - wa) * 8 / ((t - w0) * 1000)
+		rb[n] = (b - wb) * 8 / ((t - w0) * 1000)
+		w0 = t; wa = a; wb = b
+	}
+	END {
+		for (i = 1; i <= n; i++) if (rb[i] > 0.1) { j = i; break }
+		for (i = n; i >= 1; i--) if (rb[i] > 0.1) { l = i; break }
+		if (!j || l <= j) { print "- - - - -"; exit }
+		for (i = 1; i < j; i++) if (ts[i] >= ts[j] - 2000 && ra[i] > 0) { s += ra[i]; sn++ }
+		alone = sn ? s / sn : 0
+		fair = rate / 2000
+		jm = "-"
+		for (i = j; i <= l; i++) if (rb[i] >= 0.8 * fair) { jm = ts[i] - ts[j]; break }
+		q = int((l - j) / 4)
+		for (i = j + q; i <= l - q; i++) { sa += ra[i]; sb += rb[i]; bn++ }
+		lm = "-"
+		if (alone > 0)
+			for (i = l + 1; i <= n; i++) if (ra[i] >= 0.9 * alone) { lm = ts[i] - te[l]; break }
+		printf "%s %.2f %.2f %s %.2f\n", jm, bn ? sa / bn : 0, bn ? sb / bn : 0, lm, alone
+	}' "$1"
+}
+
+# _incast_join RUN AQM CC: the flow joining and leaving; records
+# "incast|join|RUN"
+_incast_join() {
+	local run=$1 aqm=$2 cc=$3 k log=$LOGS/incast-join-$1 rc=0 pids=() w
+	local -a cc_args=(algo none) dur=($((3 * INC_JOIN)) "$INC_JOIN")
+	[ "$cc" = nscc ] && cc_args=("${INC_CC[@]}")
+	incast_aqm "$aqm" "$INC_RATE" >"$log.aqm" 2>&1 || { record "incast|join|$run" failed; return; }
+	for k in 1 2; do
+		netns "${INC_NS[k]}" "$TOPO_MRCCTL" cc set dev "${INC_DEV[k]}" "${cc_args[@]}" ||
+			{ record "incast|join|$run" failed; return; }
+	done
+	_incast_flow_sampler "$log.samples"
+	for k in 1 2; do
+		ip netns exec "$INC_NS_R" timeout -k 5 $((dur[k - 1] + 60)) ib_write_bw -d "$INC_DEV_R" \
+			-x "$INC_GID_R" -p $((PORT + k)) -F -s 65536 -D "${dur[k - 1]}" >"$log.srv$k" 2>&1 &
+		pids+=($!)
+		_incast_listening $((PORT + k)) || rc=1
+		ip netns exec "${INC_NS[k]}" timeout -k 5 $((dur[k - 1] + 60)) ib_write_bw \
+			-d "${INC_DEV[k]}" -x "${INC_GID[k]}" -p $((PORT + k)) -F -s 65536 \
+			-D "${dur[k - 1]}" "$INC_IP_R" >"$log.cli$k" 2>&1 &
+		pids+=($!)
+		[ "$k" = 2 ] || sleep "$INC_JOIN"
+	done
+	for k in "${pids[@]}"; do wait "$k" || rc=1; done
+	sleep 1
+	kill "$INC_SAMPLER" 2>/dev/null
+	wait "$INC_SAMPLER" 2>/dev/null
+	PORT=$((PORT + 2))
+	if [ $rc != 0 ]; then
+		say "incast join $run: a tool failed (logs: $log.*)"
+		record "incast|join|$run" failed
+		return
+	fi
+	w=$(_incast_join_windows "$log.samples")
+	record "incast|join|$run" "$w"
+	say "incast join $run: join_ms a_both b_both leave_ms a_alone: $w"
+}
+
 run_incast() {
 	local n
 	selected incast write_bw || return 0
@@ -186,6 +285,17 @@ run_incast() {
 		_incast_run "$n|mrc trim nscc" trim nscc
 		incast_cleanup
 	done
+	[ -z "${BENCH_MRC_SKIP:-}" ] || return 0
+	record incast_join "$INC_JOIN"
+	say "incast: a flow joining and leaving, 2:1, $INC_RATE kbit/s"
+	if incast_up mrc 2 "$INC_RATE" fq_codel >"$LOGS/incast-join.up" 2>&1; then
+		_incast_join off fq_codel none
+		_incast_join nscc fq_codel nscc
+		_incast_join 'trim nscc' trim nscc
+	else
+		record "incast|join|off" failed
+	fi
+	incast_cleanup
 }
 
 # incast_table: the figures, from the values in V (run's table())
@@ -218,4 +328,16 @@ incast_table() {
 		echo "  $n:1 ideal: $ideal s (N x size / rate, payload only)"
 	done
 	echo "  trims: the switch's count; rxe cannot run in the lab's namespaces (incast.sh)"
+	[ -n "${V[incast|join|off]:-}" ] || return 0
+	echo "  a flow joining and leaving (2:1, sender 2 for ${V[incast_join]:-$INC_JOIN} s of" \
+		"sender 1's $((3 * ${V[incast_join]:-$INC_JOIN}))):"
+	printf '  %-18s %14s %19s %16s %12s\n' run "join to 80 %" "both, Mbit/s 1 / 2" \
+		"leave to 90 %" "1 alone"
+	for r in off nscc 'trim nscc'; do
+		read -r jm a b lm alone <<<"${V[incast|join|$r]:--}"
+		[ "$jm" != failed ] || { printf '  %-18s failed\n' "mrc $r"; continue; }
+		printf '  %-18s %14s %19s %16s %12s\n' "mrc $r" "${jm:--} ms" "${a:--} / ${b:--}" \
+			"${lm:--} ms" "${alone:--}"
+	done
+	echo "  fair share: $(awk -v r="${V[incast_kbit]:-$INC_RATE}" 'BEGIN { print r / 2000 }') Mbit/s each"
 }
