@@ -256,10 +256,12 @@ static void proportional_increase(struct mrc_cc *cc, u32 acked, u32 delay)
 
 /*
  * By gamma x (avg - target) / avg of the window, on the average delay,
- * at most once per base RTT (the first decrease must show before the
- * next) and by at most max_md_jump.
+ * by at most max_md_jump, and at most once per round trip: the first
+ * decrease must show before the next. A round trip is the base RTT or,
+ * when longer, the RTT of the ACK that decreased: a host's idle RTT can
+ * be a thousandth of its loaded one.
  */
-static void multiplicative_decrease(struct mrc_cc *cc, u64 now)
+static void multiplicative_decrease(struct mrc_cc *cc, u32 rtt, u64 now)
 {
 	u64 target = (u64)cc->p.target_delay << MRC_CC_AVG_SHIFT;
 	u64 avg = cc->avg_delay;
@@ -267,12 +269,13 @@ static void multiplicative_decrease(struct mrc_cc *cc, u64 now)
 
 	cc->fast = false;
 	cc->fi_count = 0;
-	if (avg <= target || now - cc->last_dec <= cc->base_rtt)
+	if (avg <= target || now - cc->last_dec <= cc->dec_hold)
 		return;
 	cut = div64_u64((u64)cc->p.gamma * (avg - target), avg);
 	cut = min_t(u64, cut, cc->p.max_md_jump);
 	set_cwnd(cc, (u64)cc->cwnd * (MRC_CC_ONE - cut) >> MRC_CC_SHIFT);
 	cc->last_dec = now;
+	cc->dec_hold = max(cc->base_rtt, rtt);
 	cc->stats.decreases++;
 }
 
@@ -331,7 +334,7 @@ void mrc_cc_on_ack(struct mrc_cc *cc, u32 acked_bytes, u32 rtt_ns, bool ecn,
 		else
 			proportional_increase(cc, acked_bytes, delay);
 	} else if (delay >= cc->p.target_delay) {
-		multiplicative_decrease(cc, now);
+		multiplicative_decrease(cc, cc->base_rtt + delay, now);
 	}
 	/* ECN below target: a hot path, not a hot fabric; the EV's business */
 

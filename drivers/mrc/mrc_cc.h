@@ -109,6 +109,8 @@ enum mrc_cc_event {
  * @received_bytes: bytes acked since the increase was last applied
  * @last_adjust: when @p.eta was last added, ns (0: never)
  * @last_dec: time of the last multiplicative decrease, ns (0: never)
+ * @dec_hold: no decrease until this long after @last_dec, ns: the round
+ *	      trip in which that one shows
  * @fi_count: bytes acked in a row at a delay under 1 us
  * @fast: in fast increase
  * @qa_end: end of the current quick adapt period, ns (0: none yet)
@@ -129,6 +131,7 @@ struct mrc_cc {
 	u64 received_bytes;
 	u64 last_adjust;
 	u64 last_dec;
+	u32 dec_hold;
 	u64 fi_count;
 	bool fast;
 	u64 qa_end;

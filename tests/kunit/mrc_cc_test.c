@@ -376,7 +376,10 @@ static void clamps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MTU, cc->cwnd);
 }
 
-/* at most one decrease per base RTT, and by at most max_md_jump */
+/*
+ * At most one decrease per round trip (of the ACK that decreased, here
+ * base + 16000), and by at most max_md_jump
+ */
 static void decrease_limits(struct kunit *test)
 {
 	struct mrc_cc_params p = knobs;
@@ -388,9 +391,9 @@ static void decrease_limits(struct kunit *test)
 	set_avg(cc, 16000);
 	cc_ack(cc, 1000, 16000, true, t1);
 	KUNIT_EXPECT_EQ(test, 40000, cc->cwnd);		/* x 5/8 */
-	cc_ack(cc, 1000, 16000, true, t1 + BASE);
+	cc_ack(cc, 1000, 16000, true, t1 + BASE + 16000);
 	KUNIT_EXPECT_EQ(test, 40000, cc->cwnd);
-	cc_ack(cc, 1000, 16000, true, t1 + BASE + 1);
+	cc_ack(cc, 1000, 16000, true, t1 + BASE + 16000 + 1);
 	KUNIT_EXPECT_EQ(test, 25000, cc->cwnd);
 	KUNIT_EXPECT_EQ(test, 2, cc->stats.decreases);
 
