@@ -27,26 +27,11 @@
 # Records "faults|KEY" values; faults_table prints them. Nothing here
 # fails the bench: a figure that cannot be measured is recorded "failed".
 
-# _faults_sampler FILE: until killed, "time_ns bytes" lines: what h2's
-# plane links received, every ~10 ms (builtins only: no process per sample)
+# _faults_sampler FILE: until killed, "time_ns bytes..." lines: what h2's
+# plane links received, each, every ~10 ms (bench_sampler)
 _faults_sampler() {
-	local fifo
-	fifo=$(mktemp -u /tmp/faults.XXXXXX)
-	mkfifo "$fifo" || return 1
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	ip netns exec "$NS_B" bash -c '
-		exec {z}<>"$0"
-		rm -f "$0"
-		while :; do
-			s=0
-			for f in /sys/class/net/p[0-9]*/statistics/rx_bytes; do
-				read -r v <"$f"; s=$((s + v))
-			done
-			t=${EPOCHREALTIME/./}
-			echo "${t}000 $s"
-			read -r -t 0.01 -u "$z"
-		done' "$fifo" >"$1" 2>/dev/null &
-	SAMPLER=$!
+	bench_sampler "$NS_B" "$1" '/sys/class/net/p[0-9]*/statistics/rx_bytes'
+	SAMPLER=$BENCH_SAMPLER
 }
 
 # _faults_windows FILE FAULT_NS: "before stall worst after": Mbit/s in the
@@ -54,7 +39,7 @@ _faults_sampler() {
 # after it; the worst such window (Mbit/s); Mbit/s from 5 to 8 s after it
 _faults_windows() {
 	awk -v f="$2" '
-	{ t = $1 / 1e6; b = $2 }	# ms, bytes
+	{ t = $1 / 1e6; b = 0; for (i = 2; i <= NF; i++) b += $i }	# ms, bytes
 	NR == 1 { w0 = t; wb = b; next }
 	t - w0 >= 10 {
 		r = (b - wb) * 8 / ((t - w0) * 1000)	# Mbit/s

@@ -175,23 +175,11 @@ _incast_run() {
 }
 
 # _incast_flow_sampler FILE: until killed, "time_ns b1 b2" lines: the
-# bytes the switch took from senders 1 and 2, every ~10 ms (builtins only)
+# bytes the switch took from senders 1 and 2, every ~10 ms (bench_sampler)
 _incast_flow_sampler() {
-	local fifo
-	fifo=$(mktemp -u /tmp/incast.XXXXXX)
-	mkfifo "$fifo" || return 1
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	ip netns exec "$INC_NS_SW" bash -c '
-		exec {z}<>"$0"
-		rm -f "$0"
-		while :; do
-			read -r a </sys/class/net/t1/statistics/rx_bytes
-			read -r b </sys/class/net/t2/statistics/rx_bytes
-			t=${EPOCHREALTIME/./}
-			echo "${t}000 $a $b"
-			read -r -t 0.01 -u "$z"
-		done' "$fifo" >"$1" 2>/dev/null &
-	INC_SAMPLER=$!
+	bench_sampler "$INC_NS_SW" "$1" /sys/class/net/t1/statistics/rx_bytes \
+		/sys/class/net/t2/statistics/rx_bytes
+	INC_SAMPLER=$BENCH_SAMPLER
 }
 
 # _incast_join_windows FILE: "join_ms a_both b_both leave_ms a_alone"
