@@ -63,7 +63,7 @@ static int cb_event(const struct nlmsghdr *nlh, void *data)
 	struct rec r = {};
 	const char *dev;
 
-	if (nlh->nlmsg_type != c->family ||
+	if (nlh->nlmsg_type != c->nl.family ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*g))
 		return MNL_CB_OK;
 	e = mon_event(g->cmd);
@@ -93,17 +93,6 @@ static int cb_event(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* the id of the family's multicast group @name; 0: there is none */
-static uint32_t mcgrp_id(const struct ctx *c, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < c->ngroups; i++)
-		if (!strcmp(c->groups[i].name, name))
-			return c->groups[i].id;
-	return 0;
-}
-
 /* join mon_groups; exits if the family has none of them */
 static void mon_join(struct ctx *c)
 {
@@ -112,16 +101,16 @@ static void mon_join(struct ctx *c)
 	uint32_t id;
 
 	/* EV changes come in bursts (a path dies: all its EVs at once) */
-	if (setsockopt(mnl_socket_get_fd(c->nl), SOL_SOCKET, SO_RCVBUFFORCE,
+	if (setsockopt(mnl_socket_get_fd(c->nl.sock), SOL_SOCKET, SO_RCVBUFFORCE,
 		       &rcvbuf, sizeof(rcvbuf)) < 0)
-		setsockopt(mnl_socket_get_fd(c->nl), SOL_SOCKET, SO_RCVBUF,
+		setsockopt(mnl_socket_get_fd(c->nl.sock), SOL_SOCKET, SO_RCVBUF,
 			   &rcvbuf, sizeof(rcvbuf));
 
 	for (i = 0; i < ARRAY_SIZE(mon_groups); i++) {
-		id = mcgrp_id(c, mon_groups[i]);
+		id = mrcnl_group(&c->nl, mon_groups[i]);
 		if (!id)
 			continue;
-		if (mnl_socket_setsockopt(c->nl, NETLINK_ADD_MEMBERSHIP, &id,
+		if (mnl_socket_setsockopt(c->nl.sock, NETLINK_ADD_MEMBERSHIP, &id,
 					  sizeof(id)) < 0) {
 			/* every QP's EV changes are for the namespace's admin */
 			if (errno == EPERM && !strcmp(mon_groups[i], MRC_MCGRP_EV)) {
@@ -162,7 +151,7 @@ int monitor_run(struct ctx *c, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	while (!mon_stop) {
-		ret = mnl_socket_recvfrom(c->nl, buf, sizeof(buf));
+		ret = mnl_socket_recvfrom(c->nl.sock, buf, sizeof(buf));
 		if (ret < 0 && errno == ENOBUFS)
 			fputs("mrcctl: Warning: events were lost (socket receive buffer overrun)\n",
 			      stderr);

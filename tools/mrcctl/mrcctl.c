@@ -254,7 +254,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	ret = do_main(&c, argc, argv);
-	if (c.nl)
-		mnl_socket_close(c.nl);
+	mrcnl_close(&c.nl);
 	return ret;
 }

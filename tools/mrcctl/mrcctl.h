@@ -2,7 +2,8 @@
 /*
  * mrcctl: what its files share. mrcctl.c: main, the commands, help;
  * parse.c: the command line's words; rec.c: records, printed as text or
- * JSON; nl.c: the "mrc" generic netlink family; then one file an object:
+ * JSON; nl.c: requests and their errors over mrcnl, the netlink client
+ * mrcctl shares with libmrc; then one file an object:
  * dev.c (and planes), path.c, ev.c, cc.c, stats.c, monitor.c, fabric.c.
  */
 #ifndef MRCCTL_H
@@ -18,6 +19,7 @@
 #include <linux/genetlink.h>
 
 #include "linux/mrc.h"
+#include "mrcnl.h"
 
 #ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
@@ -38,27 +40,14 @@ static_assert(NL_ATTR_MAX >= MRC_A_CC_MAX, "NL_ATTR_MAX is too small");
 
 struct recs;
 
-/* a multicast group of the family */
-struct mcgrp {
-	char name[GENL_NAMSIZ];
-	uint32_t id;
-};
-
-#define MCGRPS_MAX	8
-
 struct ctx {
-	struct mnl_socket *nl;
-	uint16_t family;
-	struct mcgrp groups[MCGRPS_MAX];
-	unsigned int ngroups;
-	unsigned int seq;
+	struct mrcnl nl;	/* the family's client (tools/lib/mrc/mrcnl.h) */
 	bool json;
 	bool pretty;
 	int count;		/* objects printed (JSON separators) */
 	unsigned int limit;	/* monitor: stop after this many events; 0: never */
 	struct recs *collect;	/* when set, objects are kept, not printed */
 	const char *dev;	/* device asked for, if a reply omits its name */
-	char errmsg[256];	/* the kernel's extack message, if any */
 };
 
 /* ---- mrcctl.c ------------------------------------------------------- */
