@@ -17,6 +17,7 @@
 #include <linux/xarray.h>
 #include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
 #include <uapi/rdma/rdma_user_rxe.h>
 
 #include "mrc_param.h"
@@ -63,6 +64,8 @@
  * @cc_decreases: multiplicative decreases its QPs made
  * @cc_quick_adapts: quick adapts its QPs made
  * @cc_timeouts: timeouts that took a packet off a QP's window
+ * @cc_profiles: the controller's profiles (mrc_cc_profile.c); cfg_lock
+ *		 for writers, and cc_lock for what a starting QP copies
  * @trim_dscp: DSCP a trimming switch gives what it cut (the profile)
  * @trim_lasthop_dscp: DSCP of a cut at the last hop, MRC_DSCP_NONE: none
  */
@@ -103,6 +106,7 @@ struct mrc_dev {
 	atomic64_t cc_decreases;
 	atomic64_t cc_quick_adapts;
 	atomic64_t cc_timeouts;
+	struct mrc_cc_profile cc_profiles[MRC_MAX_CC_PROFILES];
 	u8 trim_dscp;
 	u8 trim_lasthop_dscp;
 };
@@ -506,6 +510,7 @@ struct mrc_qp {
 	struct dst_cache dst_cache;
 	struct mrc_evset *evs;
 	struct mrc_pathset __rcu *ps;
+	struct mrc_cc_profile *cc_profile;	/* bound (mrc_cc_profile.c) */
 	struct mrc_req req;
 	struct mrc_resp resp;
 	struct timer_list timer;
@@ -767,6 +772,18 @@ struct mrc_pathset *mrc_peer_get(struct mrc_dev *mdev,
 				 const struct in6_addr *peer);
 void mrc_peer_flush(struct mrc_dev *mdev);
 
+/* mrc_cc_profile.c */
+struct mrc_cc_profile *mrc_cc_profile_find(struct mrc_dev *mdev, u64 id);
+int mrc_cc_profile_set(struct mrc_dev *mdev, u64 id,
+		       const struct mrc_cc_profile_change *ch,
+		       struct netlink_ext_ack *extack);
+int mrc_cc_profile_bind(struct mrc_qp *qp, u64 id);
+void mrc_cc_profile_unbind(struct mrc_qp *qp);
+void mrc_cc_profile_copy(struct mrc_qp *qp, bool *on, struct mrc_cc_params *p);
+
+/* mrc_uapi.c: mrc's own uverbs methods (include/uapi/rdma/mrc-abi.h) */
+extern const struct uapi_definition mrc_uapi_defs[];
+
 /* mrc_netlink.c, mrc_nl_cc.c */
 struct genl_info;
 struct netlink_callback;
@@ -776,6 +793,18 @@ typedef int (*mrc_nl_fill_t)(struct sk_buff *skb, struct mrc_dev *mdev,
 int mrc_nl_get_one(struct genl_info *info, int ia, int na, mrc_nl_fill_t fill);
 int mrc_nl_get_all(struct sk_buff *skb, struct netlink_callback *cb,
 		   mrc_nl_fill_t fill);
+/* a dump's position (in cb->ctx): the device index and the object in it */
+struct mrc_nl_dump_pos {
+	u32 dev;
+	u32 obj;
+	u32 sub;
+};
+
+/* puts @mdev's objects of a dump in @skb from the position on */
+typedef int (*mrc_nl_dump_t)(struct sk_buff *skb, struct mrc_dev *mdev,
+			     struct netlink_callback *cb);
+int mrc_nl_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
+		     int ia, int na, mrc_nl_dump_t fill);
 struct mrc_dev *mrc_nl_info_dev(struct genl_info *info, int ia, int na);
 struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
 				 int ia, int na);

@@ -14,8 +14,10 @@
 #ifndef _MRC_CC_H
 #define _MRC_CC_H
 
+#include <linux/atomic.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
+#include <uapi/linux/mrc.h>
 
 /* fixed point of the fractional knobs (gamma, fi_scale, max_md_jump) */
 #define MRC_CC_SHIFT		16
@@ -141,6 +143,39 @@ struct mrc_cc {
 	bool qa_trigger;
 	struct mrc_cc_stats stats;
 };
+
+/**
+ * struct mrc_cc_profile - a congestion control profile a device keeps for
+ *			   its controller (mrc_cc_profile.c)
+ * @id: the controller's name for it; 0: the slot is free
+ * @state: enum mrc_cc_profile_state (uapi/linux/mrc.h)
+ * @on: its algorithm is NSCC (else none)
+ * @configured: @params were given
+ * @params: NSCC's knobs
+ * @qps: RC QPs bound to it
+ */
+struct mrc_cc_profile {
+	u64 id;
+	u8 state;
+	bool on;
+	bool configured;
+	struct mrc_cc_params params;
+	atomic_t qps;
+};
+
+/* what a cc-profile-set asks of a profile (mrc_cc_profile_apply()) */
+struct mrc_cc_profile_change {
+	bool set_state;
+	bool set_algo;
+	bool set_params;
+	u8 state;
+	bool on;
+	struct mrc_cc_params params;
+};
+
+const char *mrc_cc_profile_apply(struct mrc_cc_profile *pf,
+				 const struct mrc_cc_profile_change *ch,
+				 int *err);
 
 void mrc_cc_params_default(struct mrc_cc_params *p, u32 mtu, u32 link_mbps,
 			   u32 base_rtt_ns, bool trimming);

@@ -320,24 +320,15 @@ out:
 	return err;
 }
 
-/* dump position: the device index and the object within it */
-struct dump_pos {
-	u32 dev;
-	u32 obj;
-	u32 sub;
-};
-
 /*
  * Run @fill for every device of the dump (the one the request names, or
  * all of the namespace), resuming where the last round stopped.
  */
-static int dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
-		     int ia, int na,
-		     int (*fill)(struct sk_buff *skb, struct mrc_dev *mdev,
-				 struct netlink_callback *cb))
+int mrc_nl_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
+		     int ia, int na, mrc_nl_dump_t fill)
 {
 	const struct genl_info *info = genl_info_dump(cb);
-	struct dump_pos *pos = (struct dump_pos *)cb->ctx;
+	struct mrc_nl_dump_pos *pos = (void *)cb->ctx;
 	struct net *net = sock_net(skb->sk);
 	struct mrc_dev *mdev;
 	int err = 0;
@@ -373,7 +364,7 @@ static int dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
 static int dump_planes(struct sk_buff *skb, struct mrc_dev *mdev,
 		       struct netlink_callback *cb)
 {
-	struct dump_pos *pos = (struct dump_pos *)cb->ctx;
+	struct mrc_nl_dump_pos *pos = (void *)cb->ctx;
 	int err;
 
 	for (; pos->obj < MRC_MAX_PLANES; pos->obj++) {
@@ -388,8 +379,8 @@ static int dump_planes(struct sk_buff *skb, struct mrc_dev *mdev,
 
 int mrc_nl_plane_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return dump_devs(skb, cb, MRC_A_PLANE_DEV_INDEX, MRC_A_PLANE_DEV_NAME,
-			 dump_planes);
+	return mrc_nl_dump_devs(skb, cb, MRC_A_PLANE_DEV_INDEX,
+				MRC_A_PLANE_DEV_NAME, dump_planes);
 }
 
 int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
@@ -550,7 +541,7 @@ static int dump_paths(struct sk_buff *skb, struct mrc_dev *mdev,
 		      struct netlink_callback *cb)
 {
 	const struct genl_info *info = genl_info_dump(cb);
-	struct dump_pos *pos = (struct dump_pos *)cb->ctx;
+	struct mrc_nl_dump_pos *pos = (void *)cb->ctx;
 	struct nlattr *peer = info->attrs[MRC_A_PATH_PEER];
 	struct mrc_pathset *ps;
 	u32 k = 0;
@@ -577,8 +568,8 @@ out:
 
 int mrc_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return dump_devs(skb, cb, MRC_A_PATH_DEV_INDEX, MRC_A_PATH_DEV_NAME,
-			 dump_paths);
+	return mrc_nl_dump_devs(skb, cb, MRC_A_PATH_DEV_INDEX,
+				MRC_A_PATH_DEV_NAME, dump_paths);
 }
 
 /* an srh path's segment list: whole addresses, at most MRC_PATH_MAX_SEGS */
@@ -800,7 +791,7 @@ static int copy_evs(struct mrc_dev *mdev, u32 qpn, struct mrc_ev *out,
 int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_info *info = genl_info_dump(cb);
-	struct dump_pos *pos = (struct dump_pos *)cb->ctx;
+	struct mrc_nl_dump_pos *pos = (void *)cb->ctx;
 	struct mrc_dev *mdev;
 	struct mrc_ev *evs;
 	u32 qpn, n;

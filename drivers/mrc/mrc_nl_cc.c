@@ -3,7 +3,9 @@
  * The "mrc" family's cc-get and cc-set: a device's congestion control
  * profile, which its new RC QPs copy (mrc_req.c). Reading it is open to
  * the namespace, changing it is for its administrator (mrc_netlink.c).
- * And cc-qp-get: one QP's state, for that administrator too.
+ * And cc-qp-get: one QP's state, for that administrator too. And
+ * cc-profile-get and -set: the profiles the device keeps for its
+ * controller (mrc_cc_profile.c), open to read, set by the administrator.
  */
 #include <net/genetlink.h>
 
@@ -71,32 +73,63 @@ static int put_cc_counts(struct sk_buff *skb, u64 decreases, u64 quick_adapts,
 	       nla_put_uint(skb, MRC_A_CC_TIMEOUTS, timeouts);
 }
 
+/* every knob of @p */
+static int put_knobs(struct sk_buff *skb, struct mrc_cc_params *p)
+{
+	u32 i;
+
+	if (nla_put_u32(skb, MRC_A_CC_QA_GATE, p->qa_gate) ||
+	    nla_put_u8(skb, MRC_A_CC_DISABLE_QA, p->disable_qa))
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(cc_knobs); i++)
+		if (nla_put_u32(skb, cc_knobs[i].attr, *knob(p, i)))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/* the knobs a request gives, over @p: true if it gives any */
+static bool take_knobs(struct nlattr **a, struct mrc_cc_params *p)
+{
+	bool any = false;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(cc_knobs); i++) {
+		if (a[cc_knobs[i].attr]) {
+			*knob(p, i) = nla_get_u32(a[cc_knobs[i].attr]);
+			any = true;
+		}
+	}
+	if (a[MRC_A_CC_QA_GATE]) {
+		p->qa_gate = min_t(u32, nla_get_u32(a[MRC_A_CC_QA_GATE]), U8_MAX);
+		any = true;
+	}
+	if (a[MRC_A_CC_DISABLE_QA]) {
+		p->disable_qa = !!nla_get_u8(a[MRC_A_CC_DISABLE_QA]);
+		any = true;
+	}
+	return any;
+}
+
 static int fill_cc(struct sk_buff *skb, struct mrc_dev *mdev,
 		   const struct genl_info *info)
 {
 	struct mrc_cc_params p;
 	void *hdr;
 	bool on;
-	u32 i;
 
 	cc_profile(mdev, &on, &p);
 	hdr = cc_msg_start(skb, mdev, info, on);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, MRC_A_CC_QA_GATE, p.qa_gate) ||
-	    nla_put_u8(skb, MRC_A_CC_DISABLE_QA, p.disable_qa) ||
+	if (put_knobs(skb, &p) ||
 	    put_cc_counts(skb, atomic64_read(&mdev->cc_decreases),
 			  atomic64_read(&mdev->cc_quick_adapts),
-			  atomic64_read(&mdev->cc_timeouts)))
-		goto cancel;
-	for (i = 0; i < ARRAY_SIZE(cc_knobs); i++)
-		if (nla_put_u32(skb, cc_knobs[i].attr, *knob(&p, i)))
-			goto cancel;
+			  atomic64_read(&mdev->cc_timeouts))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
 	genlmsg_end(skb, hdr);
 	return 0;
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
 }
 
 int mrc_nl_cc_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -117,7 +150,6 @@ int mrc_nl_cc_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct mrc_dev *mdev;
 	const char *why;
 	bool on;
-	u32 i;
 
 	mdev = mrc_nl_admin_dev(skb, info, MRC_A_CC_DEV_INDEX,
 				MRC_A_CC_DEV_NAME);
@@ -128,13 +160,7 @@ int mrc_nl_cc_set_doit(struct sk_buff *skb, struct genl_info *info)
 	cc_profile(mdev, &on, &p);
 	if (a[MRC_A_CC_ALGO])
 		on = nla_get_u32(a[MRC_A_CC_ALGO]) == MRC_CC_ALGO_NSCC;
-	for (i = 0; i < ARRAY_SIZE(cc_knobs); i++)
-		if (a[cc_knobs[i].attr])
-			*knob(&p, i) = nla_get_u32(a[cc_knobs[i].attr]);
-	if (a[MRC_A_CC_QA_GATE])
-		p.qa_gate = min_t(u32, nla_get_u32(a[MRC_A_CC_QA_GATE]), U8_MAX);
-	if (a[MRC_A_CC_DISABLE_QA])
-		p.disable_qa = !!nla_get_u8(a[MRC_A_CC_DISABLE_QA]);
+	take_knobs(a, &p);
 	why = mrc_cc_params_check(&p);
 	if (why) {
 		mutex_unlock(&mdev->cfg_lock);
@@ -244,6 +270,145 @@ int mrc_nl_cc_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = genlmsg_reply(msg, info);
 free:
 	kfree(v);
+out:
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+/* ---- the controller's profiles ----------------------------------------- */
+
+/* a copy of @pf, consistent: a cc-profile-set may be writing it */
+static void profile_view(struct mrc_dev *mdev, const struct mrc_cc_profile *pf,
+			 struct mrc_cc_profile *v)
+{
+	spin_lock_bh(&mdev->cc_lock);
+	v->id = pf->id;
+	v->state = pf->state;
+	v->on = pf->on;
+	v->configured = pf->configured;
+	v->params = pf->params;
+	spin_unlock_bh(&mdev->cc_lock);
+	atomic_set(&v->qps, atomic_read(&pf->qps));
+}
+
+static int fill_profile(struct sk_buff *skb, struct mrc_dev *mdev,
+			struct mrc_cc_profile *v, const struct genl_info *info)
+{
+	void *hdr = cc_msg_start(skb, mdev, info, v->on);
+
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_uint(skb, MRC_A_CC_PROFILE_ID, v->id) ||
+	    nla_put_u32(skb, MRC_A_CC_PROFILE_STATE, v->state) ||
+	    nla_put_u32(skb, MRC_A_CC_PROFILE_QPS, atomic_read(&v->qps)) ||
+	    (v->configured && put_knobs(skb, &v->params))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* the profile a request names, not 0 (the device's own is cc-get's) */
+static int req_profile_id(const struct genl_info *info, u64 *id)
+{
+	if (info->attrs[MRC_A_CC_PROFILE_ID])
+		*id = nla_get_uint(info->attrs[MRC_A_CC_PROFILE_ID]);
+	if (!info->attrs[MRC_A_CC_PROFILE_ID] || !*id) {
+		NL_SET_ERR_MSG(info->extack,
+			       "profile id required (not 0: the device's own profile is cc-get's and cc-set's)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the profile a get request names, in @skb */
+static int fill_profile_req(struct sk_buff *skb, struct mrc_dev *mdev,
+			    const struct genl_info *info)
+{
+	struct mrc_cc_profile *pf, v;
+	u64 id;
+	int err;
+
+	err = req_profile_id(info, &id);
+	if (err)
+		return err;
+	mutex_lock(&mdev->cfg_lock);
+	pf = mrc_cc_profile_find(mdev, id);
+	if (pf)
+		profile_view(mdev, pf, &v);
+	mutex_unlock(&mdev->cfg_lock);
+	if (!pf) {
+		NL_SET_ERR_MSG_FMT(info->extack, "profile %llu is in init", id);
+		return -ENOENT;
+	}
+	return fill_profile(skb, mdev, &v, info);
+}
+
+int mrc_nl_cc_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return mrc_nl_get_one(info, MRC_A_CC_DEV_INDEX, MRC_A_CC_DEV_NAME,
+			      fill_profile_req);
+}
+
+static int dump_profiles(struct sk_buff *skb, struct mrc_dev *mdev,
+			 struct netlink_callback *cb)
+{
+	struct mrc_nl_dump_pos *pos = (void *)cb->ctx;
+	struct mrc_cc_profile v;
+	int err;
+
+	for (; pos->obj < MRC_MAX_CC_PROFILES; pos->obj++) {
+		profile_view(mdev, &mdev->cc_profiles[pos->obj], &v);
+		if (!v.id)
+			continue;
+		err = fill_profile(skb, mdev, &v, genl_info_dump(cb));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int mrc_nl_cc_profile_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return mrc_nl_dump_devs(skb, cb, MRC_A_CC_DEV_INDEX, MRC_A_CC_DEV_NAME,
+				dump_profiles);
+}
+
+int mrc_nl_cc_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_cc_profile_change ch = {};
+	struct nlattr **a = info->attrs;
+	struct mrc_cc_profile *pf;
+	struct mrc_dev *mdev;
+	bool on;
+	u64 id;
+	int err;
+
+	mdev = mrc_nl_admin_dev(skb, info, MRC_A_CC_DEV_INDEX,
+				MRC_A_CC_DEV_NAME);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	err = req_profile_id(info, &id);
+	if (err)
+		goto out;
+	mutex_lock(&mdev->cfg_lock);
+	/* the knobs given go over the profile's, or the device's own */
+	pf = mrc_cc_profile_find(mdev, id);
+	if (pf && pf->configured)
+		ch.params = pf->params;
+	else
+		cc_profile(mdev, &on, &ch.params);
+	ch.set_params = take_knobs(a, &ch.params);
+	ch.set_state = !!a[MRC_A_CC_PROFILE_STATE];
+	if (ch.set_state)
+		ch.state = nla_get_u32(a[MRC_A_CC_PROFILE_STATE]);
+	ch.set_algo = !!a[MRC_A_CC_ALGO];
+	if (ch.set_algo)
+		ch.on = nla_get_u32(a[MRC_A_CC_ALGO]) == MRC_CC_ALGO_NSCC;
+	err = mrc_cc_profile_set(mdev, id, &ch, info->extack);
+	mutex_unlock(&mdev->cfg_lock);
 out:
 	ib_device_put(&mdev->ib_dev);
 	return err;

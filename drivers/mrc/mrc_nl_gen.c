@@ -142,6 +142,41 @@ static const struct nla_policy mrc_cc_qp_get_nl_policy[MRC_A_CC_QPN + 1] = {
 	[MRC_A_CC_QPN] = { .type = NLA_U32, },
 };
 
+/* MRC_CMD_CC_PROFILE_GET - do */
+static const struct nla_policy mrc_cc_profile_get_do_nl_policy[MRC_A_CC_PROFILE_ID + 1] = {
+	[MRC_A_CC_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_CC_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_CC_PROFILE_ID] = { .type = NLA_UINT, },
+};
+
+/* MRC_CMD_CC_PROFILE_GET - dump */
+static const struct nla_policy mrc_cc_profile_get_dump_nl_policy[MRC_A_CC_DEV_NAME + 1] = {
+	[MRC_A_CC_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_CC_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+};
+
+/* MRC_CMD_CC_PROFILE_SET - do */
+static const struct nla_policy mrc_cc_profile_set_nl_policy[MRC_A_CC_PROFILE_STATE + 1] = {
+	[MRC_A_CC_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_CC_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_CC_PROFILE_ID] = { .type = NLA_UINT, },
+	[MRC_A_CC_PROFILE_STATE] = NLA_POLICY_MAX(NLA_U32, 2),
+	[MRC_A_CC_ALGO] = NLA_POLICY_MAX(NLA_U32, 1),
+	[MRC_A_CC_BASE_RTT] = { .type = NLA_U32, },
+	[MRC_A_CC_TARGET_DELAY] = { .type = NLA_U32, },
+	[MRC_A_CC_MAX_CWND] = { .type = NLA_U32, },
+	[MRC_A_CC_ETA] = { .type = NLA_U32, },
+	[MRC_A_CC_FI] = { .type = NLA_U32, },
+	[MRC_A_CC_FI_SCALE] = { .type = NLA_U32, },
+	[MRC_A_CC_GAMMA] = { .type = NLA_U32, },
+	[MRC_A_CC_MAX_MD_JUMP] = { .type = NLA_U32, },
+	[MRC_A_CC_QA_GATE] = { .type = NLA_U32, },
+	[MRC_A_CC_QA_THRESHOLD] = { .type = NLA_U32, },
+	[MRC_A_CC_ADJUST_BYTES_THRESHOLD] = { .type = NLA_U32, },
+	[MRC_A_CC_ADJUST_PERIOD_THRESHOLD] = { .type = NLA_U32, },
+	[MRC_A_CC_DISABLE_QA] = { .type = NLA_U8, },
+};
+
 /* Ops table for mrc */
 static const struct genl_split_ops mrc_nl_ops[] = {
 	{
@@ -257,6 +292,27 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.doit		= mrc_nl_cc_qp_get_doit,
 		.policy		= mrc_cc_qp_get_nl_policy,
 		.maxattr	= MRC_A_CC_QPN,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_CC_PROFILE_GET,
+		.doit		= mrc_nl_cc_profile_get_doit,
+		.policy		= mrc_cc_profile_get_do_nl_policy,
+		.maxattr	= MRC_A_CC_PROFILE_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_CC_PROFILE_GET,
+		.dumpit		= mrc_nl_cc_profile_get_dumpit,
+		.policy		= mrc_cc_profile_get_dump_nl_policy,
+		.maxattr	= MRC_A_CC_DEV_NAME,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= MRC_CMD_CC_PROFILE_SET,
+		.doit		= mrc_nl_cc_profile_set_doit,
+		.policy		= mrc_cc_profile_set_nl_policy,
+		.maxattr	= MRC_A_CC_PROFILE_STATE,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 };

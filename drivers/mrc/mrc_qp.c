@@ -216,6 +216,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	dst_cache_destroy(&qp->dst_cache);
 	mrc_evset_free(qp->evs);
 	mrc_pathset_put(rcu_dereference_protected(qp->ps, true));
+	mrc_cc_profile_unbind(qp);
 	rdma_destroy_ah_attr(&qp->ah_attr);
 	atomic_dec(&qp->mdev->num_qp);
 	return 0;

@@ -62,19 +62,20 @@ void mrc_req_cleanup(struct mrc_qp *qp)
 }
 
 /*
- * Congestion control as the device's profile has it now: a QP keeps what
- * it started with (the profile may change under it).
+ * Congestion control as the QP's profile (or the device's) has it now: a
+ * QP keeps what it started with (the device's may change under it).
  */
 static void cc_start(struct mrc_qp *qp)
 {
 	struct mrc_dev *mdev = qp->mdev;
 	struct mrc_cc_params p;
 	struct mrc_req *r = &qp->req;
+	bool on;
 
 	spin_lock(&mdev->cc_lock);
-	r->cc_on = mdev->cc_on && qp->ibqp.qp_type == IB_QPT_RC;
-	p = mdev->cc_params;
+	mrc_cc_profile_copy(qp, &on, &p);
 	spin_unlock(&mdev->cc_lock);
+	r->cc_on = on && qp->ibqp.qp_type == IB_QPT_RC;
 	if (r->cc_on)
 		mrc_cc_init(&r->cc, &p, qp->mtu);
 }

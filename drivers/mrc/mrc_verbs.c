@@ -280,5 +280,6 @@ int mrc_verbs_register(struct mrc_dev *mdev, const char *ibdev_name)
 	dev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
 				BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	ib_set_device_ops(dev, &mrc_dev_ops);
+	dev->driver_def = mrc_uapi_defs;	/* mrc's own methods (mrc_uapi.c) */
 	return ib_register_device(dev, ibdev_name, NULL);
 }

@@ -584,6 +584,91 @@ static void params_check(struct kunit *test)
 		KUNIT_EXPECT_NULL(test, why);
 }
 
+/* profile @pf after @ch: the error and, if refused, that nothing moved */
+static int profile_step(struct kunit *test, struct mrc_cc_profile *pf,
+			const struct mrc_cc_profile_change *ch)
+{
+	struct mrc_cc_profile before = *pf;
+	const char *why;
+	int err;
+
+	why = mrc_cc_profile_apply(pf, ch, &err);
+	KUNIT_EXPECT_EQ(test, !!why, !!err);
+	if (err) {
+		KUNIT_EXPECT_EQ(test, pf->state, before.state);
+		KUNIT_EXPECT_EQ(test, pf->on, before.on);
+		KUNIT_EXPECT_EQ(test, pf->configured, before.configured);
+	}
+	return err;
+}
+
+/*
+ * The OCP API's profile states: init -> offline with an algorithm, to
+ * online with the knobs (NSCC), online only back to offline and not while
+ * QPs use it, init forgets everything; bad knobs are refused anywhere.
+ */
+static void profile_states(struct kunit *test)
+{
+	struct mrc_cc_profile pf = { .state = MRC_CC_PROFILE_STATE_INIT };
+	struct mrc_cc_profile_change ch = {};
+
+	/* init: nothing asked is nothing done; online, or no algo, refused */
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
+	ch = (struct mrc_cc_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_ONLINE, .set_algo = true, .on = true };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EINVAL);
+	ch = (struct mrc_cc_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_OFFLINE };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EINVAL);
+	/* offline with NSCC; online without knobs refused */
+	ch.set_algo = true;
+	ch.on = true;
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
+	KUNIT_EXPECT_EQ(test, pf.state, MRC_CC_PROFILE_STATE_OFFLINE);
+	KUNIT_EXPECT_TRUE(test, pf.on);
+	ch = (struct mrc_cc_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_ONLINE };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EINVAL);
+	/* bad knobs refused; good ones and online together */
+	ch.set_params = true;
+	ch.params = knobs;
+	ch.params.gamma = 0;
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EINVAL);
+	ch.params = knobs;
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
+	KUNIT_EXPECT_EQ(test, pf.state, MRC_CC_PROFILE_STATE_ONLINE);
+	KUNIT_EXPECT_EQ(test, pf.params.max_cwnd, knobs.max_cwnd);
+	/* online: no knob, algorithm or init; offline not while a QP uses it */
+	ch = (struct mrc_cc_profile_change){ .set_params = true, .params = knobs };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EINVAL);
+	ch = (struct mrc_cc_profile_change){ .set_algo = true };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EINVAL);
+	ch = (struct mrc_cc_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_INIT };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EINVAL);
+	atomic_set(&pf.qps, 1);
+	ch.state = MRC_CC_PROFILE_STATE_OFFLINE;
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EBUSY);
+	atomic_set(&pf.qps, 0);
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
+	/* offline: CC off goes online without knobs; init forgets them */
+	ch = (struct mrc_cc_profile_change){ .set_algo = true, .on = false };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
+	ch = (struct mrc_cc_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_INIT };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
+	KUNIT_EXPECT_EQ(test, pf.state, MRC_CC_PROFILE_STATE_INIT);
+	KUNIT_EXPECT_FALSE(test, pf.configured);
+	KUNIT_EXPECT_EQ(test, pf.params.max_cwnd, 0);
+	ch = (struct mrc_cc_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_OFFLINE, .set_algo = true };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
+	ch = (struct mrc_cc_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_ONLINE };
+	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
+	KUNIT_EXPECT_FALSE(test, pf.on);
+}
+
 static struct kunit_case mrc_cc_cases[] = {
 	KUNIT_CASE_PARAM(quadrants, quadrant_gen_params),
 	KUNIT_CASE(fast_increase),
@@ -600,6 +685,7 @@ static struct kunit_case mrc_cc_cases[] = {
 	KUNIT_CASE(may_send),
 	KUNIT_CASE(defaults),
 	KUNIT_CASE_PARAM(params_check, check_gen_params),
+	KUNIT_CASE(profile_states),
 	{}
 };
 

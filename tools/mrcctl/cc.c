@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mrcctl cc: a device's congestion control profile (its new QPs get it) */
+/*
+ * mrcctl cc: a device's congestion control profile (its new QPs get it),
+ * one QP's state, and the profiles the device keeps for its controller
+ * (the OCP MRC API's, which QPs are bound to by their owner)
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mrcctl.h"
@@ -34,24 +40,31 @@ static const struct {
 
 #define CC_KNOBS	ARRAY_SIZE(cc_knobs)
 
+/* a profile's algorithm and knobs */
+static void rec_algo_knobs(struct rec *r, const struct nlattr **tb)
+{
+	unsigned int i;
+
+	rec_attr_enum(r, "algo", "algo ", tb[MRC_A_CC_ALGO], cc_algos,
+		      ARRAY_SIZE(cc_algos));
+	for (i = 0; i < CC_KNOBS; i++)
+		rec_attr_u32(r, cc_knobs[i].key, cc_knobs[i].pre,
+			     tb[cc_knobs[i].attr]);
+	if (nl_attr_ok(tb[MRC_A_CC_DISABLE_QA], MNL_TYPE_U8))
+		rec_num(r, "disable_qa", "disable_qa ", NULL,
+			mnl_attr_get_u8(tb[MRC_A_CC_DISABLE_QA]));
+}
+
 static int cb_cc(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
 	struct ctx *c = data;
 	struct rec r = {};
-	unsigned int i;
 
 	nl_attrs(nlh, tb, MRC_A_CC_MAX);
 	if (!rec_dev(c, &r, tb[MRC_A_CC_DEV_NAME], ":"))
 		return MNL_CB_OK;
-	rec_attr_enum(&r, "algo", "algo ", tb[MRC_A_CC_ALGO], cc_algos,
-		      ARRAY_SIZE(cc_algos));
-	for (i = 0; i < CC_KNOBS; i++)
-		rec_attr_u32(&r, cc_knobs[i].key, cc_knobs[i].pre,
-			     tb[cc_knobs[i].attr]);
-	if (nl_attr_ok(tb[MRC_A_CC_DISABLE_QA], MNL_TYPE_U8))
-		rec_num(&r, "disable_qa", "disable_qa ", NULL,
-			mnl_attr_get_u8(tb[MRC_A_CC_DISABLE_QA]));
+	rec_algo_knobs(&r, tb);
 	rec_attr_uint(&r, "decreases", "decreases ", NULL, tb[MRC_A_CC_DECREASES]);
 	rec_attr_uint(&r, "quick_adapts", "quick_adapts ", NULL,
 		      tb[MRC_A_CC_QUICK_ADAPTS]);
@@ -113,51 +126,201 @@ int cc_show(struct ctx *c, int argc, char **argv)
 	return nl_show(c, nlh, cb_cc, dev.str ? dev.str : "cc show");
 }
 
+/* the words of cc set and cc profile set: algo and the knobs */
+struct cc_words {
+	struct arg algo, noqa, knob[CC_KNOBS];
+	unsigned int algo_id;
+};
+
+/* @w's arguments into @args from @n on; the new count */
+static unsigned int cc_words_args(struct cc_words *w, struct arg **args,
+				  unsigned int n)
+{
+	unsigned int i;
+
+	w->algo = (struct arg){ .key = "algo", .type = ARG_STR };
+	w->noqa = (struct arg){ .key = "disable_qa", .type = ARG_U32, .max = 1 };
+	args[n++] = &w->algo;
+	args[n++] = &w->noqa;
+	for (i = 0; i < CC_KNOBS; i++) {
+		w->knob[i] = (struct arg){ .key = cc_knobs[i].key,
+					   .type = ARG_U32, .max = UINT32_MAX };
+		args[n++] = &w->knob[i];
+	}
+	return n;
+}
+
+/* the algorithm's id; true if any word was given */
+static bool cc_words_check(const char *cmd, struct cc_words *w)
+{
+	unsigned int i;
+	bool any;
+
+	if (w->algo.set) {
+		for (w->algo_id = 0; w->algo_id < ARRAY_SIZE(cc_algos); w->algo_id++)
+			if (!strcmp(w->algo.str, cc_algos[w->algo_id]))
+				break;
+		if (w->algo_id == ARRAY_SIZE(cc_algos))
+			die_usage("%s: invalid algo \"%s\" (nscc or none)", cmd,
+				  w->algo.str);
+	}
+	any = w->algo.set || w->noqa.set;
+	for (i = 0; i < CC_KNOBS; i++)
+		any |= w->knob[i].set;
+	return any;
+}
+
+static void cc_words_put(struct nlmsghdr *nlh, const struct cc_words *w)
+{
+	unsigned int i;
+
+	if (w->algo.set)
+		mnl_attr_put_u32(nlh, MRC_A_CC_ALGO, w->algo_id);
+	if (w->noqa.set)
+		mnl_attr_put_u8(nlh, MRC_A_CC_DISABLE_QA, w->noqa.u32);
+	for (i = 0; i < CC_KNOBS; i++)
+		if (w->knob[i].set)
+			mnl_attr_put_u32(nlh, cc_knobs[i].attr, w->knob[i].u32);
+}
+
 /* cc set dev DEV [ algo { nscc | none } ] [ KNOB VALUE ]... */
 int cc_set(struct ctx *c, int argc, char **argv)
 {
 	struct arg dev = { .key = "dev", .type = ARG_DEV };
-	struct arg algo = { .key = "algo", .type = ARG_STR };
-	struct arg noqa = { .key = "disable_qa", .type = ARG_U32, .max = 1 };
-	struct arg knob[CC_KNOBS];
 	struct arg *args[CC_KNOBS + 4];
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	unsigned int i, n = 0, a = 0;
-	bool any;
+	struct cc_words w;
+	unsigned int n = 0;
 
 	args[n++] = &dev;
-	args[n++] = &algo;
-	args[n++] = &noqa;
-	for (i = 0; i < CC_KNOBS; i++) {
-		knob[i] = (struct arg){ .key = cc_knobs[i].key, .type = ARG_U32,
-					.max = UINT32_MAX };
-		args[n++] = &knob[i];
-	}
+	n = cc_words_args(&w, args, n);
 	args[n] = NULL;
 	parse_args("cc set", args, argc, argv);
 	parse_need("cc set", &dev);
-	if (algo.set) {
-		for (a = 0; a < ARRAY_SIZE(cc_algos); a++)
-			if (!strcmp(algo.str, cc_algos[a]))
-				break;
-		if (a == ARRAY_SIZE(cc_algos))
-			die_usage("cc set: invalid algo \"%s\" (nscc or none)",
-				  algo.str);
-	}
-	any = algo.set || noqa.set;
-	for (i = 0; i < CC_KNOBS; i++)
-		any |= knob[i].set;
-	if (!any)
+	if (!cc_words_check("cc set", &w))
 		die_usage("cc set: nothing to set");
 	nl_open(c);
 	nlh = nl_msg(c, buf, MRC_CMD_CC_SET, 0, MRC_A_CC_DEV_NAME, dev.str);
-	if (algo.set)
-		mnl_attr_put_u32(nlh, MRC_A_CC_ALGO, a);
-	if (noqa.set)
-		mnl_attr_put_u8(nlh, MRC_A_CC_DISABLE_QA, noqa.u32);
-	for (i = 0; i < CC_KNOBS; i++)
-		if (knob[i].set)
-			mnl_attr_put_u32(nlh, cc_knobs[i].attr, knob[i].u32);
+	cc_words_put(nlh, &w);
 	return nl_request(c, nlh, dev.str);
+}
+
+/* ---- cc profile: the controller's profiles ---------------------------- */
+
+static const char *const profile_states[] = {
+	[MRC_CC_PROFILE_STATE_INIT] = "init",
+	[MRC_CC_PROFILE_STATE_OFFLINE] = "offline",
+	[MRC_CC_PROFILE_STATE_ONLINE] = "online",
+};
+
+static int cb_cc_profile(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
+	struct ctx *c = data;
+	struct rec r = {};
+
+	nl_attrs(nlh, tb, MRC_A_CC_MAX);
+	if (!rec_dev(c, &r, tb[MRC_A_CC_DEV_NAME], NULL))
+		return MNL_CB_OK;
+	if (tb[MRC_A_CC_PROFILE_ID])
+		rec_num(&r, "id", "profile ", NULL,
+			nl_attr_uint(tb[MRC_A_CC_PROFILE_ID]));
+	rec_attr_enum(&r, "state", "", tb[MRC_A_CC_PROFILE_STATE],
+		      profile_states, ARRAY_SIZE(profile_states));
+	rec_attr_u32(&r, "qps", "qps ", tb[MRC_A_CC_PROFILE_QPS]);
+	rec_algo_knobs(&r, tb);
+	rec_emit(c, &r);
+	return MNL_CB_OK;
+}
+
+/* a profile id: 1 .. 2^64 - 1 */
+static uint64_t profile_id(const char *cmd, const struct arg *id)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(id->str, &end, 0);
+	if (errno || *end || !v || id->str[0] == '-')
+		die_usage("%s: invalid id \"%s\" (1 .. 2^64 - 1)", cmd, id->str);
+	return v;
+}
+
+/* cc profile show [ dev DEV [ id N ] ] */
+static int cc_profile_show(struct ctx *c, int argc, char **argv)
+{
+	struct arg dev = { .key = "dev", .type = ARG_DEV };
+	struct arg id = { .key = "id", .type = ARG_STR };
+	struct arg *args[] = { &dev, &id, NULL };
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+
+	parse_args("cc profile show", args, argc, argv);
+	if (id.set)
+		parse_need("cc profile show", &dev);
+	nl_open(c);
+	if (id.set) {
+		nlh = nl_msg(c, buf, MRC_CMD_CC_PROFILE_GET, NLM_F_ACK,
+			     MRC_A_CC_DEV_NAME, dev.str);
+		mnl_attr_put_u64(nlh, MRC_A_CC_PROFILE_ID,
+				 profile_id("cc profile show", &id));
+	} else {
+		nlh = nl_msg(c, buf, MRC_CMD_CC_PROFILE_GET, NLM_F_DUMP,
+			     MRC_A_CC_DEV_NAME, dev.str);
+	}
+	return nl_show(c, nlh, cb_cc_profile, dev.str ? dev.str : "cc profile show");
+}
+
+/* cc profile set dev DEV id N [ state STATE ] [ algo ALGO ] [ KNOB VALUE ]... */
+static int cc_profile_set(struct ctx *c, int argc, char **argv)
+{
+	struct arg dev = { .key = "dev", .type = ARG_DEV };
+	struct arg id = { .key = "id", .type = ARG_STR };
+	struct arg state = { .key = "state", .type = ARG_STR };
+	struct arg *args[CC_KNOBS + 6];
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct cc_words w;
+	unsigned int n = 0, s = 0;
+	bool any;
+
+	args[n++] = &dev;
+	args[n++] = &id;
+	args[n++] = &state;
+	n = cc_words_args(&w, args, n);
+	args[n] = NULL;
+	parse_args("cc profile set", args, argc, argv);
+	parse_need("cc profile set", &dev);
+	parse_need("cc profile set", &id);
+	any = cc_words_check("cc profile set", &w);
+	if (state.set) {
+		for (s = 0; s < ARRAY_SIZE(profile_states); s++)
+			if (!strcmp(state.str, profile_states[s]))
+				break;
+		if (s == ARRAY_SIZE(profile_states))
+			die_usage("cc profile set: invalid state \"%s\" (init, offline or online)",
+				  state.str);
+	}
+	if (!any && !state.set)
+		die_usage("cc profile set: nothing to set");
+	nl_open(c);
+	nlh = nl_msg(c, buf, MRC_CMD_CC_PROFILE_SET, 0, MRC_A_CC_DEV_NAME,
+		     dev.str);
+	mnl_attr_put_u64(nlh, MRC_A_CC_PROFILE_ID,
+			 profile_id("cc profile set", &id));
+	if (state.set)
+		mnl_attr_put_u32(nlh, MRC_A_CC_PROFILE_STATE, s);
+	cc_words_put(nlh, &w);
+	return nl_request(c, nlh, dev.str);
+}
+
+/* cc profile { show | set } ... */
+int cc_profile(struct ctx *c, int argc, char **argv)
+{
+	if (!argc || !strcmp(argv[0], "show") || !strcmp(argv[0], "list"))
+		return cc_profile_show(c, argc ? argc - 1 : 0, argv + !!argc);
+	if (!strcmp(argv[0], "set"))
+		return cc_profile_set(c, argc - 1, argv + 1);
+	die_usage("cc profile: unknown command \"%s\"", argv[0]);
 }

@@ -67,6 +67,8 @@ static void usage(FILE *f)
 	      "mrcctl ev { deny | allow } dev DEV qpn N index I\n"
 	      "mrcctl cc show [ dev DEV [ qpn N ] ]\n"
 	      "mrcctl cc set dev DEV [ algo { nscc | none } ] [ KNOB ]...\n"
+	      "mrcctl cc profile show [ dev DEV [ id N ] ]\n"
+	      "mrcctl cc profile set dev DEV id N [ state STATE ] [ algo { nscc | none } ] [ KNOB ]...\n"
 	      "mrcctl stats [ dev DEV ]\n"
 	      "mrcctl fabric load FILE dev DEV host NAME [ -n | --dry-run ]\n"
 	      "mrcctl fabric show FILE host NAME [ dev DEV ]\n"
@@ -78,6 +80,7 @@ static void usage(FILE *f)
 	      "          { max_cwnd | eta | fi | adjust_bytes_threshold } BYTES |\n"
 	      "          { fi_scale | gamma | max_md_jump } N (in 1/65536) |\n"
 	      "          qa_gate N | disable_qa { 0 | 1 } }\n"
+	      "STATE := { init | offline | online }\n"
 	      "\n"
 	      "DEV is an mrc RDMA device, IFNAME an Ethernet netdev, ADDR an IPv6\n"
 	      "address, CONTAINER an SRv6 uSID container (block, then 16-bit uSIDs,\n"
@@ -96,7 +99,12 @@ static void usage(FILE *f)
 	      "cc set changes the congestion control profile new RC QPs of DEV get\n"
 	      "(NSCC, with the knobs of the OCP MRC API; algo none: no congestion\n"
 	      "control); the knobs given are checked together, and a bad one is\n"
-	      "refused with the reason.\n"
+	      "refused with the reason. cc profile set changes one of the profiles\n"
+	      "the device keeps for its controller (the OCP MRC API's, at most 16,\n"
+	      "id N not 0): init -> offline needs algo, offline -> online the knobs\n"
+	      "(which start as the device's); an online profile goes only offline,\n"
+	      "and not while QPs use it; init forgets it. A QP's owner binds it to\n"
+	      "an online profile before it starts (libmrc: MRC_QP_CC_PROFILE_ID).\n"
 	      "See mrcctl(8).\n"
 	      "\n"
 	      "Devices are created and removed with rdma(8):\n"
@@ -129,7 +137,8 @@ static const struct cmd ev_cmds[] = {
 };
 
 static const struct cmd cc_cmds[] = {
-	{ "show", cc_show }, { "list", cc_show }, { "set", cc_set }, {}
+	{ "show", cc_show }, { "list", cc_show }, { "set", cc_set },
+	{ "profile", cc_profile }, {}
 };
 
 static const struct cmd fabric_cmds[] = {

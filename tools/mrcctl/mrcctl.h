@@ -181,6 +181,7 @@ void plane_ntf_rec(struct rec *r, const struct nlattr **tb);
 
 int cc_show(struct ctx *c, int argc, char **argv);
 int cc_set(struct ctx *c, int argc, char **argv);
+int cc_profile(struct ctx *c, int argc, char **argv);
 
 /* ---- path.c --------------------------------------------------------- */
 

@@ -94,6 +94,24 @@ enum mrc_cc_algo {
 	MRC_CC_ALGO_NSCC,
 };
 
+#define MRC_MAX_CC_PROFILES	16
+
+/**
+ * enum mrc_cc_profile_state - State of a congestion control profile (the OCP
+ *   MRC API's): it goes init -> offline -> online and back.
+ * @MRC_CC_PROFILE_STATE_INIT: Exists but holds nothing (a profile never
+ *   configured, or reset).
+ * @MRC_CC_PROFILE_STATE_OFFLINE: Configured (an algorithm, knobs); QPs cannot
+ *   use it.
+ * @MRC_CC_PROFILE_STATE_ONLINE: QPs can use it; it does not change while
+ *   online.
+ */
+enum mrc_cc_profile_state {
+	MRC_CC_PROFILE_STATE_INIT,
+	MRC_CC_PROFILE_STATE_OFFLINE,
+	MRC_CC_PROFILE_STATE_ONLINE,
+};
+
 enum {
 	MRC_A_DEV_INDEX = 1,
 	MRC_A_DEV_NAME,
@@ -200,6 +218,9 @@ enum {
 	MRC_A_CC_AVG_DELAY,
 	MRC_A_CC_SRTT,
 	MRC_A_CC_NACK_DECREASES,
+	MRC_A_CC_PROFILE_ID,
+	MRC_A_CC_PROFILE_STATE,
+	MRC_A_CC_PROFILE_QPS,
 
 	__MRC_A_CC_MAX,
 	MRC_A_CC_MAX = (__MRC_A_CC_MAX - 1)
@@ -223,6 +244,8 @@ enum {
 	MRC_CMD_CC_GET,
 	MRC_CMD_CC_SET,
 	MRC_CMD_CC_QP_GET,
+	MRC_CMD_CC_PROFILE_GET,
+	MRC_CMD_CC_PROFILE_SET,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = (__MRC_CMD_MAX - 1)
