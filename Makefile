@@ -2,7 +2,8 @@
 #
 # mrc: build the module and mrcctl, run the tests, run the demo.
 #
-#   make              mrc.ko (+ KUnit, guard, kverbs and trimq test modules) for the test kernel, and mrcctl
+#   make              mrc.ko (+ KUnit, guard, kverbs and trimq test modules) for the test kernel,
+#                     mrcctl, and libmrc (the OCP MRC API) with its examples
 #   make KDIR=DIR     the same against another kernel build tree, e.g.
 #                     KDIR=/lib/modules/6.12.117+deb12-amd64/build
 #   make distro       modules against Debian's linux-headers-6.12-amd64
@@ -33,9 +34,9 @@ DISTRO_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.12*-amd64))))
 TIER ?= quick
 N ?= 3
 
-.PHONY: all modules distro mrcctl kernel check check-full coverage flake demo sparse setup clean help bench
+.PHONY: all modules distro mrcctl libmrc kernel check check-full coverage flake demo sparse setup clean help bench
 
-all: modules mrcctl
+all: modules mrcctl libmrc
 
 setup:
 	@tests/vm/setup
@@ -58,6 +59,9 @@ sparse: setup
 mrcctl: setup
 	@$(MAKE) -s -C tools/mrcctl
 
+libmrc: setup
+	@$(MAKE) -s -C tools/lib/mrc
+
 check:
 	@tests/check --tier quick
 
@@ -79,6 +83,7 @@ bench: setup
 clean:
 	rm -rf build .vm-out
 	$(MAKE) -s -C tools/mrcctl clean
+	$(MAKE) -s -C tools/lib/mrc clean
 
 help:
-	@sed -n '3,25p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,26p' Makefile | sed 's/^# \{0,1\}//'

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause)
+/*
+ * libmrc: the controller API (mrc_ctl.h) over the "mrc" generic netlink
+ * family: device capabilities, ports (mrc's planes), profiles and endpoint
+ * operations.
+ *
+ * One controller a device: the first context that makes a controller call
+ * takes an advisory lock on /run/libmrc/DEV.ctl and keeps it until it is
+ * destroyed; another process's context gets EBUSY. Every call that needs
+ * the context wants CAP_NET_ADMIN (EPERM otherwise), as the kernel does for
+ * every change.
+ *
+ * CC profiles live in the kernel (cc-profile-set, at most
+ * MRC_MAX_CC_PROFILES a device, ids not 0); the API's states are the
+ * kernel's. What mrc does not have yet fails as the API wants for a
+ * feature a device lacks, and mrc_ctl_query_device says so: no EV format
+ * or EV profiles (ev_max_profiles 0: every such call is EINVAL), no
+ * endpoint operations (ENOTSUP), no port admin state (ports are ENABLED).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+
+#include "libmrc.h"
+
+#define CTL_LOCK_DIR	"/run/libmrc"
+#define MRC_EV_BITS	32	/* mrc's EVs: UDP source port + flow label */
+
+static const char *cc_algorithms[] = { MRC_CTL_CC_ALGO_UET_NSCC, NULL };
+
+static bool vendor_cfg_empty(const uint8_t *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < MRC_CTL_MAX_VENDOR_CFG_SIZE; i++)
+		if (cfg[i])
+			return false;
+	return true;
+}
+
+LIBMRC_EXPORT
+void mrc_ctl_query_version(uint32_t *current_version,
+			   uint32_t *last_supported_version,
+			   uint32_t *vendor_version,
+			   uint32_t *last_supported_vendor_version)
+{
+	static const uint32_t v[4] = {
+		MRC_CTL_API_CURRENT_VERSION, MRC_CTL_API_LAST_SUPPORTED_VERSION,
+		MRC_CTL_VENDOR_API_CURRENT_VERSION,
+		MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION,
+	};
+
+	mrc_versions_put(v, current_version, last_supported_version,
+			 vendor_version, last_supported_vendor_version);
+}
+
+/* CAP_NET_ADMIN in the effective set */
+static bool net_admin(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[CAP_NET_ADMIN / 32].effective & (1U << (CAP_NET_ADMIN % 32));
+}
+
+int mrc_ctl_open(struct mrc_context *ctx, struct mrcnl *nl)
+{
+	if (mrcnl_open(nl))
+		return -1;
+	fcntl(mnl_socket_get_fd(nl->sock), F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+/* this context is the device's controller: 0, or -1 (EPERM, EBUSY) */
+int mrc_ctl_claim(struct mrc_context *ctx)
+{
+	char path[sizeof(CTL_LOCK_DIR) + IBV_SYSFS_NAME_MAX + 8];
+	int fd, ret = 0;
+
+	if (!ctx) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!net_admin()) {
+		errno = EPERM;
+		return -1;
+	}
+	mrc_ctx_lock(ctx);
+	if (ctx->ctl_fd >= 0)
+		goto out;
+	mkdir(CTL_LOCK_DIR, 0755);
+	snprintf(path, sizeof(path), CTL_LOCK_DIR "/%s.ctl", ctx->name);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		errno = errno == EWOULDBLOCK ? EBUSY : errno;
+		ret = -1;
+		goto out;
+	}
+	ctx->ctl_fd = fd;
+out:
+	mrc_ctx_unlock(ctx);
+	return ret;
+}
+
+/* ---- device ------------------------------------------------------------ */
+
+struct dev_info {
+	const char *name;
+	uint32_t planes;	/* bit N: plane N */
+	bool found;
+};
+
+static int cb_dev(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRC_A_DEV_MAX + 1] = {};
+	struct dev_info *d = data;
+
+	mrcnl_attrs(nlh, tb, MRC_A_DEV_MAX);
+	if (mrcnl_attr_ok(tb[MRC_A_DEV_NAME], MNL_TYPE_NUL_STRING) &&
+	    !strcmp(mnl_attr_get_str(tb[MRC_A_DEV_NAME]), d->name))
+		d->found = true;
+	return MNL_CB_OK;
+}
+
+static int cb_plane(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRC_A_PLANE_MAX + 1] = {};
+	struct dev_info *d = data;
+	uint32_t id;
+
+	mrcnl_attrs(nlh, tb, MRC_A_PLANE_MAX);
+	if (!mrcnl_attr_ok(tb[MRC_A_PLANE_DEV_NAME], MNL_TYPE_NUL_STRING) ||
+	    strcmp(mnl_attr_get_str(tb[MRC_A_PLANE_DEV_NAME]), d->name) ||
+	    !mrcnl_attr_ok(tb[MRC_A_PLANE_ID], MNL_TYPE_U32))
+		return MNL_CB_OK;
+	id = mnl_attr_get_u32(tb[MRC_A_PLANE_ID]);
+	if (id < MRC_MAX_PLANES)
+		d->planes |= 1U << id;
+	return MNL_CB_OK;
+}
+
+/* the device and its planes, from the kernel: 0 or -1 with errno */
+static int dev_info_get(const char *name, struct dev_info *d)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct mrcnl nl;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	if (mrcnl_open(&nl))
+		return -1;
+	nlh = mrcnl_msg(&nl, buf, MRC_CMD_DEV_GET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, name);
+	ret = mrcnl_transact(&nl, nlh, cb_dev, d);
+	if (!ret) {
+		nlh = mrcnl_msg(&nl, buf, MRC_CMD_PLANE_GET, NLM_F_DUMP);
+		mnl_attr_put_strz(nlh, MRC_A_PLANE_DEV_NAME, name);
+		ret = mrcnl_transact(&nl, nlh, cb_plane, d);
+	}
+	mrcnl_close(&nl);
+	if (!ret && !d->found) {
+		errno = ENODEV;
+		ret = -1;
+	}
+	return ret;
+}
+
+static int ctl_device_query(struct ibv_context *context,
+			    struct mrc_ctl_device_attr *a)
+{
+	struct dev_info d;
+
+	if (dev_info_get(ibv_get_device_name(context->device), &d))
+		return -1;
+	memset(a, 0, sizeof(*a));
+	a->mrc_ctl_protocol_version = MRC_CTL_PROTOCOL_VERSION_1;
+	/* EVs are the device's (mrcctl dev set ev_count), made per QP */
+	a->ev.ev_count_align = 1;
+	a->ev.ev_max_width = MRC_EV_BITS;
+	a->cc.cc_max_profiles = MRC_MAX_CC_PROFILES;
+	a->cc.algorithms = cc_algorithms;
+	/* port N is plane N - 1 */
+	a->phy_port_mask = d.planes << 1;
+	a->opt_attr = MRC_CTL_OPT_CAP_EV_EVENT;
+	return 0;
+}
+
+LIBMRC_EXPORT
+int mrc_ctl_query_device(struct ibv_context *context,
+			 struct mrc_ctl_device_attr *ctl_attr)
+{
+	if (!context || !ctl_attr) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!mrc_dev_is_mrc(context)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return ctl_device_query(context, ctl_attr);
+}
+
+LIBMRC_EXPORT
+int mrc_ctl_query_device_ex(struct ibv_context *context,
+			    struct mrc_context *mcontext,
+			    struct mrc_ctl_device_attr *ctl_attr,
+			    int *supported)
+{
+	if (!context || !ctl_attr || !supported ||
+	    (mcontext && mcontext->vctx != context)) {
+		errno = EINVAL;
+		return -1;
+	}
+	*supported = mrc_dev_is_mrc(context);
+	if (!*supported) {
+		memset(ctl_attr, 0, sizeof(*ctl_attr));
+		return 0;
+	}
+	return ctl_device_query(context, ctl_attr);
+}
+
+/* ---- ports ------------------------------------------------------------- */
+
+/* @port_num (1-based) is one of the device's planes */
+static int port_check(struct mrc_context *ctx, uint8_t port_num, int mask,
+		      const void *attr)
+{
+	struct dev_info d;
+
+	if (mrc_ctl_claim(ctx))
+		return -1;
+	if (!attr || mask & ~MRC_CTL_PORT_ADMIN_STATE || !port_num ||
+	    port_num > MRC_MAX_PLANES) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (dev_info_get(ctx->name, &d))
+		return -1;
+	if (!(d.planes & (1U << (port_num - 1)))) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+LIBMRC_EXPORT
+int mrc_ctl_query_port(struct mrc_context *context, uint8_t port_num,
+		       struct mrc_ctl_port_attr *attr, int attr_mask)
+{
+	if (port_check(context, port_num, attr_mask, attr))
+		return -1;
+	if (attr_mask & MRC_CTL_PORT_ADMIN_STATE)
+		attr->port_admin_state = MRC_CTL_PORT_ADMIN_ENABLED;
+	return 0;
+}
+
+/* a plane has no admin state apart from its netdev's: enabled only */
+LIBMRC_EXPORT
+int mrc_ctl_modify_port(struct mrc_context *context, uint8_t port_num,
+			struct mrc_ctl_port_attr *attr, int attr_mask)
+{
+	if (port_check(context, port_num, attr_mask, attr))
+		return -1;
+	if ((attr_mask & MRC_CTL_PORT_ADMIN_STATE) &&
+	    attr->port_admin_state != MRC_CTL_PORT_ADMIN_ENABLED) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- profiles ---------------------------------------------------------- */
+
+/* a profile call of a kind mrc has none of (EV format, EV): EINVAL */
+static int no_profiles(struct mrc_context *ctx, const void *attr)
+{
+	if (mrc_ctl_claim(ctx))
+		return -1;
+	errno = EINVAL;
+	return -1;
+}
+
+LIBMRC_EXPORT
+int mrc_ctl_modify_ev_fmt_profile(struct mrc_context *mrc_ctx,
+				  uint64_t ev_fmt_profile_id,
+				  struct mrc_ctl_ev_fmt_profile_attr *attr,
+				  int attr_mask)
+{
+	return no_profiles(mrc_ctx, attr);
+}
+
+LIBMRC_EXPORT
+int mrc_ctl_query_ev_fmt_profile(struct mrc_context *mrc_ctx,
+				 uint64_t ev_fmt_profile_id,
+				 struct mrc_ctl_ev_fmt_profile_attr *attr,
+				 int attr_mask)
+{
+	return no_profiles(mrc_ctx, attr);
+}
+
+LIBMRC_EXPORT
+int mrc_ctl_modify_ev_profile(struct mrc_context *mrc_ctx,
+			      uint64_t ev_profile_id,
+			      struct mrc_ctl_ev_profile_attr *attr,
+			      int attr_mask)
+{
+	return no_profiles(mrc_ctx, attr);
+}
+
+LIBMRC_EXPORT
+int mrc_ctl_query_ev_profile(struct mrc_context *mrc_ctx,
+			     uint64_t ev_profile_id,
+			     struct mrc_ctl_ev_profile_attr *attr,
+			     int attr_mask)
+{
+	return no_profiles(mrc_ctx, attr);
+}
+
+#define CC_MASK_ALL	(MRC_CTL_CC_PROFILE_STATE | MRC_CTL_CC_PROFILE_CUR_STATE | \
+			 MRC_CTL_CC_PROFILE_ALGORITHM | MRC_CTL_CC_PROFILE_CONFIG | \
+			 MRC_CTL_CC_PROFILE_VENDOR_CFG)
+
+/* an NSCC fraction (a float of 1.0 = 1) in mrc's 1/65536 */
+static int frac(float f, uint32_t *v)
+{
+	if (!(f >= 0 && f <= 65535))
+		return -1;
+	*v = (uint32_t)(f * 65536 + 0.5f);
+	return 0;
+}
+
+/* bytes as a float, in bytes */
+static int bytes(float f, uint32_t *v)
+{
+	if (!(f >= 0 && f <= 4294967295.0f))
+		return -1;
+	*v = (uint32_t)(f + 0.5f);
+	return 0;
+}
+
+/*
+ * The OCP NSCC configuration as the kernel's knobs. eta and fi are bytes
+ * (the API gives them no unit; mrc's NSCC counts them in bytes), the
+ * other floats fractions of 1; the kernel checks the whole set.
+ */
+static int nscc_put(struct nlmsghdr *nlh, const struct mrc_ctl_cc_nscc_cfg *c)
+{
+	uint32_t eta, fi, fi_scale, gamma, jump;
+
+	if (bytes(c->eta, &eta) || bytes(c->fi, &fi) ||
+	    frac(c->fi_scale, &fi_scale) || frac(c->gamma, &gamma) ||
+	    frac(c->max_md_jump, &jump))
+		return -1;
+	mnl_attr_put_u8(nlh, MRC_A_CC_DISABLE_QA, !!c->disable_qa);
+	mnl_attr_put_u32(nlh, MRC_A_CC_ADJUST_BYTES_THRESHOLD,
+			 c->adjust_bytes_threshold);
+	mnl_attr_put_u32(nlh, MRC_A_CC_ADJUST_PERIOD_THRESHOLD,
+			 c->adjust_period_threshold);
+	mnl_attr_put_u32(nlh, MRC_A_CC_BASE_RTT, c->base_rtt);
+	mnl_attr_put_u32(nlh, MRC_A_CC_ETA, eta);
+	mnl_attr_put_u32(nlh, MRC_A_CC_FI, fi);
+	mnl_attr_put_u32(nlh, MRC_A_CC_FI_SCALE, fi_scale);
+	mnl_attr_put_u32(nlh, MRC_A_CC_GAMMA, gamma);
+	mnl_attr_put_u32(nlh, MRC_A_CC_MAX_MD_JUMP, jump);
+	mnl_attr_put_u32(nlh, MRC_A_CC_MAX_CWND, c->max_cwnd);
+	mnl_attr_put_u32(nlh, MRC_A_CC_QA_GATE, c->qa_gate);
+	mnl_attr_put_u32(nlh, MRC_A_CC_QA_THRESHOLD, c->qa_threshold);
+	mnl_attr_put_u32(nlh, MRC_A_CC_TARGET_DELAY, c->target_delay);
+	return 0;
+}
+
+/* the CC profile mrc names by id, 0 its device's own: not the API's */
+static int cc_profile_args(struct mrc_context *ctx, uint64_t id,
+			   const struct mrc_ctl_cc_profile_attr *attr, int mask)
+{
+	if (mrc_ctl_claim(ctx))
+		return -1;
+	if (!attr || !id || (mask & ~CC_MASK_ALL) ||
+	    ((mask & MRC_CTL_CC_PROFILE_VENDOR_CFG) &&
+	     !vendor_cfg_empty(attr->vendor_cfg))) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+LIBMRC_EXPORT
+int mrc_ctl_modify_cc_profile(struct mrc_context *mrc_ctx,
+			      uint64_t cc_profile_id,
+			      struct mrc_ctl_cc_profile_attr *attr,
+			      int attr_mask)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct mrcnl nl;
+	int ret;
+
+	if (cc_profile_args(mrc_ctx, cc_profile_id, attr, attr_mask))
+		return -1;
+	if (((attr_mask & MRC_CTL_CC_PROFILE_ALGORITHM) && attr->algorithm &&
+	     strcmp(attr->algorithm, MRC_CTL_CC_ALGO_UET_NSCC)) ||
+	    ((attr_mask & MRC_CTL_CC_PROFILE_STATE) &&
+	     attr->profile_state > MRC_CTL_PROFILE_ONLINE) ||
+	    ((attr_mask & MRC_CTL_CC_PROFILE_CONFIG) && !attr->cc_config)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (mrc_ctl_open(mrc_ctx, &nl))
+		return -1;
+	nlh = mrcnl_msg(&nl, buf, MRC_CMD_CC_PROFILE_SET, NLM_F_ACK);
+	mnl_attr_put_strz(nlh, MRC_A_CC_DEV_NAME, mrc_ctx->name);
+	mnl_attr_put_u64(nlh, MRC_A_CC_PROFILE_ID, cc_profile_id);
+	/* the API's profile states are the kernel's, value for value */
+	if (attr_mask & MRC_CTL_CC_PROFILE_STATE)
+		mnl_attr_put_u32(nlh, MRC_A_CC_PROFILE_STATE, attr->profile_state);
+	if (attr_mask & MRC_CTL_CC_PROFILE_ALGORITHM)
+		mnl_attr_put_u32(nlh, MRC_A_CC_ALGO, attr->algorithm ?
+				 MRC_CC_ALGO_NSCC : MRC_CC_ALGO_NONE);
+	ret = 0;
+	if ((attr_mask & MRC_CTL_CC_PROFILE_CONFIG) &&
+	    nscc_put(nlh, attr->cc_config)) {
+		errno = EINVAL;
+		ret = -1;
+	}
+	if (!ret)
+		ret = mrcnl_transact(&nl, nlh, NULL, NULL);
+	mrcnl_close(&nl);
+	return ret;
+}
+
+struct cc_profile_reply {
+	uint32_t state;
+	bool nscc;
+	bool has_knobs;
+	struct mrc_ctl_cc_nscc_cfg cfg;
+};
+
+static uint32_t attr_u32(const struct nlattr *a)
+{
+	return mrcnl_attr_ok(a, MNL_TYPE_U32) ? mnl_attr_get_u32(a) : 0;
+}
+
+static int cb_cc_profile(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRC_A_CC_MAX + 1] = {};
+	struct cc_profile_reply *r = data;
+	struct mrc_ctl_cc_nscc_cfg *c = &r->cfg;
+
+	mrcnl_attrs(nlh, tb, MRC_A_CC_MAX);
+	r->state = attr_u32(tb[MRC_A_CC_PROFILE_STATE]);
+	r->nscc = attr_u32(tb[MRC_A_CC_ALGO]) == MRC_CC_ALGO_NSCC;
+	r->has_knobs = !!tb[MRC_A_CC_MAX_CWND];
+	if (mrcnl_attr_ok(tb[MRC_A_CC_DISABLE_QA], MNL_TYPE_U8))
+		c->disable_qa = mnl_attr_get_u8(tb[MRC_A_CC_DISABLE_QA]);
+	c->adjust_bytes_threshold = attr_u32(tb[MRC_A_CC_ADJUST_BYTES_THRESHOLD]);
+	c->adjust_period_threshold = attr_u32(tb[MRC_A_CC_ADJUST_PERIOD_THRESHOLD]);
+	c->base_rtt = attr_u32(tb[MRC_A_CC_BASE_RTT]);
+	c->eta = attr_u32(tb[MRC_A_CC_ETA]);
+	c->fi = attr_u32(tb[MRC_A_CC_FI]);
+	c->fi_scale = attr_u32(tb[MRC_A_CC_FI_SCALE]) / 65536.0f;
+	c->gamma = attr_u32(tb[MRC_A_CC_GAMMA]) / 65536.0f;
+	c->max_md_jump = attr_u32(tb[MRC_A_CC_MAX_MD_JUMP]) / 65536.0f;
+	c->max_cwnd = attr_u32(tb[MRC_A_CC_MAX_CWND]);
+	c->qa_gate = attr_u32(tb[MRC_A_CC_QA_GATE]);
+	c->qa_threshold = attr_u32(tb[MRC_A_CC_QA_THRESHOLD]);
+	c->target_delay = attr_u32(tb[MRC_A_CC_TARGET_DELAY]);
+	return MNL_CB_OK;
+}
+
+/*
+ * A profile in init holds nothing: the kernel does not know it
+ * (ENOENT), the API sees it in INIT with no algorithm
+ */
+LIBMRC_EXPORT
+int mrc_ctl_query_cc_profile(struct mrc_context *mrc_ctx,
+			     uint64_t cc_profile_id,
+			     struct mrc_ctl_cc_profile_attr *attr,
+			     int attr_mask)
+{
+	struct cc_profile_reply r = { .state = MRC_CC_PROFILE_STATE_INIT };
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct mrcnl nl;
+	int ret;
+
+	if (cc_profile_args(mrc_ctx, cc_profile_id, attr, attr_mask))
+		return -1;
+	if ((attr_mask & MRC_CTL_CC_PROFILE_CONFIG) && !attr->cc_config) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (mrc_ctl_open(mrc_ctx, &nl))
+		return -1;
+	nlh = mrcnl_msg(&nl, buf, MRC_CMD_CC_PROFILE_GET, 0);
+	mnl_attr_put_strz(nlh, MRC_A_CC_DEV_NAME, mrc_ctx->name);
+	mnl_attr_put_u64(nlh, MRC_A_CC_PROFILE_ID, cc_profile_id);
+	ret = mrcnl_transact(&nl, nlh, cb_cc_profile, &r);
+	mrcnl_close(&nl);
+	if (ret && errno != ENOENT)
+		return -1;
+	if (attr_mask & MRC_CTL_CC_PROFILE_STATE)
+		attr->profile_state = r.state;
+	if (attr_mask & MRC_CTL_CC_PROFILE_CUR_STATE)
+		attr->cur_profile_state = r.state;
+	if (attr_mask & MRC_CTL_CC_PROFILE_ALGORITHM)
+		attr->algorithm = r.nscc ? cc_algorithms[0] : NULL;
+	/* the API's output buffer for the configuration is its cc_config */
+	if (attr_mask & MRC_CTL_CC_PROFILE_CONFIG)
+		memcpy((void *)attr->cc_config, &r.cfg, sizeof(r.cfg));
+	if (attr_mask & MRC_CTL_CC_PROFILE_VENDOR_CFG)
+		memset(attr->vendor_cfg, 0, sizeof(attr->vendor_cfg));
+	return 0;
+}
+
+/* ---- endpoint operations ------------------------------------------------ */
+
+LIBMRC_EXPORT
+int mrc_ctl_ep_batch_send_wait(struct mrc_context *mrc_ctx, uint8_t req_tc,
+			       enum mrc_ctl_ep_op_type op_type,
+			       struct mrc_ctl_ep_req *req, int num_req,
+			       uint32_t rsp_timeout,
+			       struct mrc_ctl_ep_rsp *rsp, int *num_rsp)
+{
+	if (mrc_ctl_claim(mrc_ctx))
+		return -1;
+	if (!req || !rsp || !num_rsp || num_req <= 0 ||
+	    (op_type != MRC_CTL_EP_OP_EV_PROBE &&
+	     op_type != MRC_CTL_EP_OP_PORT_STATUS_UPDATE)) {
+		errno = EINVAL;
+		return -1;
+	}
+	*num_rsp = 0;
+	errno = ENOTSUP;	/* no MRC_CTL_OPT_CAP_EP_OP_EV_PROBE */
+	return -1;
+}
