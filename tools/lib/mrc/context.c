@@ -43,6 +43,17 @@ void mrc_query_version(uint32_t *current_version,
 			 vendor_version, last_supported_vendor_version);
 }
 
+/* mrc has no vendor configuration: only an all-zero one is valid */
+bool mrc_vendor_cfg_empty(const uint8_t *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < MRC_MAX_VENDOR_CFG_SIZE; i++)
+		if (cfg[i])
+			return false;
+	return true;
+}
+
 /* an mrc device: its ids, as rxe's are the same but for the part id */
 bool mrc_dev_is_mrc(struct ibv_context *vctx)
 {

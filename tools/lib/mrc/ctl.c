@@ -34,16 +34,6 @@
 
 static const char *cc_algorithms[] = { MRC_CTL_CC_ALGO_UET_NSCC, NULL };
 
-static bool vendor_cfg_empty(const uint8_t *cfg)
-{
-	unsigned int i;
-
-	for (i = 0; i < MRC_CTL_MAX_VENDOR_CFG_SIZE; i++)
-		if (cfg[i])
-			return false;
-	return true;
-}
-
 LIBMRC_EXPORT
 void mrc_ctl_query_version(uint32_t *current_version,
 			   uint32_t *last_supported_version,
@@ -394,7 +384,7 @@ static int cc_profile_args(struct mrc_context *ctx, uint64_t id,
 		return -1;
 	if (!attr || !id || (mask & ~CC_MASK_ALL) ||
 	    ((mask & MRC_CTL_CC_PROFILE_VENDOR_CFG) &&
-	     !vendor_cfg_empty(attr->vendor_cfg))) {
+	     !mrc_vendor_cfg_empty(attr->vendor_cfg))) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -23,6 +23,9 @@
 #define MRC_MPR			8
 #define MRC_QP_HINTS_MAX	4096
 
+_Static_assert(MRC_MAX_VENDOR_CFG_SIZE == MRC_CTL_MAX_VENDOR_CFG_SIZE,
+	       "one vendor configuration size");
+
 struct mrc_list {
 	struct mrc_list *prev, *next;
 };
@@ -117,6 +120,7 @@ struct mrc_qp {
 void mrc_versions_put(const uint32_t v[4], uint32_t *cur, uint32_t *last,
 		      uint32_t *vcur, uint32_t *vlast);
 bool mrc_dev_is_mrc(struct ibv_context *vctx);
+bool mrc_vendor_cfg_empty(const uint8_t *cfg);
 void mrc_ctx_lock(struct mrc_context *ctx);
 void mrc_ctx_unlock(struct mrc_context *ctx);
 

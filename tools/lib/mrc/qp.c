@@ -51,16 +51,6 @@
 #define IB_RNR_FOREVER		7
 #define IB_MIN_RNR_TIMER	1	/* 10 us: a late receive costs little */
 
-static bool vendor_cfg_empty(const uint8_t *cfg)
-{
-	unsigned int i;
-
-	for (i = 0; i < MRC_MAX_VENDOR_CFG_SIZE; i++)
-		if (cfg[i])
-			return false;
-	return true;
-}
-
 /* ---- hints ------------------------------------------------------------ */
 
 static int hint_check(const struct mrc_qp_hint_attr *a, int mask)
@@ -73,7 +63,8 @@ static int hint_check(const struct mrc_qp_hint_attr *a, int mask)
 	     a->num_remote_recv_peers < 0))
 		return -1;
 	/* mrc has no vendor configuration: none but an empty one is valid */
-	if ((mask & MRC_QP_HINT_VENDOR_CFG) && !vendor_cfg_empty(a->vendor_cfg))
+	if ((mask & MRC_QP_HINT_VENDOR_CFG) &&
+	    !mrc_vendor_cfg_empty(a->vendor_cfg))
 		return -1;
 	return 0;
 }
@@ -340,7 +331,7 @@ static int mrc_attr_check(struct mrc_qp *qp, enum ibv_qp_state state,
 		return EINVAL;
 	if ((mask & MRC_QP_HINT) && m->qp_hint && m->qp_hint->ctx != qp->ctx)
 		return EINVAL;
-	if ((mask & MRC_QP_VENDOR_CFG) && !vendor_cfg_empty(m->vendor_cfg))
+	if ((mask & MRC_QP_VENDOR_CFG) && !mrc_vendor_cfg_empty(m->vendor_cfg))
 		return EINVAL;
 	/* 0: the device's own EV set; mrc has no EV profiles yet */
 	if ((mask & MRC_QP_EV_PROFILE_ID) && m->profile.ev_profile_id)
