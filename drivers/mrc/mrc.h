@@ -66,6 +66,7 @@
  * @cc_timeouts: timeouts that took a packet off a QP's window
  * @cc_profiles: the controller's profiles (mrc_cc_profile.c); cfg_lock
  *		 for writers, and cc_lock for what a starting QP copies
+ * @ev_profiles: the controller's EV profiles (mrc_ev_profile.c); cfg_lock
  * @trim_dscp: DSCP a trimming switch gives what it cut (the profile)
  * @trim_lasthop_dscp: DSCP of a cut at the last hop, MRC_DSCP_NONE: none
  */
@@ -107,6 +108,7 @@ struct mrc_dev {
 	atomic64_t cc_quick_adapts;
 	atomic64_t cc_timeouts;
 	struct mrc_cc_profile cc_profiles[MRC_MAX_CC_PROFILES];
+	struct mrc_ev_profile ev_profiles[MRC_MAX_EV_PROFILES];
 	u8 trim_dscp;
 	u8 trim_lasthop_dscp;
 };
@@ -510,7 +512,8 @@ struct mrc_qp {
 	struct dst_cache dst_cache;
 	struct mrc_evset *evs;
 	struct mrc_pathset __rcu *ps;
-	struct mrc_cc_profile *cc_profile;	/* bound (mrc_cc_profile.c) */
+	struct mrc_profile *cc_profile;		/* bound (mrc_cc_profile.c) */
+	struct mrc_profile *ev_profile;		/* bound (mrc_ev_profile.c) */
 	struct mrc_req req;
 	struct mrc_resp resp;
 	struct timer_list timer;
@@ -777,14 +780,19 @@ struct mrc_cc_profile *mrc_cc_profile_find(struct mrc_dev *mdev, u64 id);
 int mrc_cc_profile_set(struct mrc_dev *mdev, u64 id,
 		       const struct mrc_cc_profile_change *ch,
 		       struct netlink_ext_ack *extack);
-int mrc_cc_profile_bind(struct mrc_qp *qp, u64 id);
-void mrc_cc_profile_unbind(struct mrc_qp *qp);
 void mrc_cc_profile_copy(struct mrc_qp *qp, bool *on, struct mrc_cc_params *p);
+
+/* mrc_ev_profile.c */
+struct mrc_ev_profile *mrc_ev_profile_find(struct mrc_dev *mdev, u64 id);
+int mrc_ev_profile_set(struct mrc_dev *mdev, u64 id,
+		       const struct mrc_ev_profile_change *ch,
+		       struct netlink_ext_ack *extack);
+void mrc_ev_profile_shape(struct mrc_qp *qp, u32 *count, u32 *min_active);
 
 /* mrc_uapi.c: mrc's own uverbs methods (include/uapi/rdma/mrc-abi.h) */
 extern const struct uapi_definition mrc_uapi_defs[];
 
-/* mrc_netlink.c, mrc_nl_cc.c */
+/* mrc_netlink.c, mrc_nl_cc.c, mrc_nl_ev.c */
 struct genl_info;
 struct netlink_callback;
 /* puts @mdev's object of a get request in @skb */
@@ -808,13 +816,18 @@ int mrc_nl_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
 struct mrc_dev *mrc_nl_info_dev(struct genl_info *info, int ia, int na);
 struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
 				 int ia, int na);
+struct mrc_dev *mrc_nl_admin_dump_dev(struct sk_buff *skb,
+				      struct netlink_callback *cb,
+				      int ia, int na);
+int mrc_nl_profile_id(const struct genl_info *info, int attr, u64 *id);
+int mrc_nl_put_profile(struct sk_buff *skb, int id, int qps,
+		       const struct mrc_profile *pf);
 struct mrc_qp *mrc_nl_rc_qp(struct mrc_dev *mdev, u32 qpn,
 			    struct netlink_ext_ack *extack);
 void mrc_nl_notify_plane(struct mrc_dev *mdev, u32 id, struct net *net);
 void mrc_nl_notify_path(struct mrc_dev *mdev, const struct in6_addr *peer);
-void mrc_nl_notify_ev(struct mrc_dev *mdev, u32 qpn, u32 i,
-		      const struct mrc_ev *e, const struct mrc_ev_change *chg,
-		      u8 cause);
+void mrc_nl_notify_ev(struct mrc_qp *qp, u32 i, const struct mrc_ev *e,
+		      const struct mrc_ev_change *chg, u8 cause);
 
 /* mrc_stats.c */
 void mrc_stats_init(void);

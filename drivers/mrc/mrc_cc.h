@@ -19,6 +19,8 @@
 #include <linux/types.h>
 #include <uapi/linux/mrc.h>
 
+#include "mrc_profile.h"
+
 /* fixed point of the fractional knobs (gamma, fi_scale, max_md_jump) */
 #define MRC_CC_SHIFT		16
 #define MRC_CC_ONE		65536u		/* 1 << MRC_CC_SHIFT */
@@ -147,20 +149,16 @@ struct mrc_cc {
 /**
  * struct mrc_cc_profile - a congestion control profile a device keeps for
  *			   its controller (mrc_cc_profile.c)
- * @id: the controller's name for it; 0: the slot is free
- * @state: enum mrc_cc_profile_state (uapi/linux/mrc.h)
+ * @hdr: its id, state and QPs (mrc_profile.h)
  * @on: its algorithm is NSCC (else none)
  * @configured: @params were given
  * @params: NSCC's knobs
- * @qps: RC QPs bound to it
  */
 struct mrc_cc_profile {
-	u64 id;
-	u8 state;
+	struct mrc_profile hdr;
 	bool on;
 	bool configured;
 	struct mrc_cc_params params;
-	atomic_t qps;
 };
 
 /* what a cc-profile-set asks of a profile (mrc_cc_profile_apply()) */

@@ -41,11 +41,13 @@
 #ifndef _MRC_EV_H
 #define _MRC_EV_H
 
+#include <linux/bits.h>
 #include <linux/prandom.h>
 #include <linux/types.h>
 #include <uapi/linux/mrc.h>
 
 #include "mrc_path.h"
+#include "mrc_profile.h"
 
 /*
  * The 32-bit EV mrc generates (MRC "EXPLICIT" entropy):
@@ -269,5 +271,38 @@ static inline struct mrc_ev *mrc_evset_find(struct mrc_evset *evs, u32 value)
 		return NULL;
 	return &evs->ev[i];
 }
+
+/*
+ * An EV profile of the controller (the OCP MRC API's; mrc_ev_profile.c):
+ * the shape of the EV sets of the QPs bound to it
+ */
+struct mrc_ev_profile {
+	struct mrc_profile hdr;	/* id, state, QPs (mrc_profile.h) */
+	u8 mode;		/* enum mrc_ev_profile_mode */
+	u8 has;			/* MRC_EV_PROFILE_HAS_*: what was set */
+	u16 count;		/* rotation slots */
+	u16 min_active;		/* the floor (struct mrc_evset) */
+	u32 event_mask;		/* enum mrc_ev_event bits */
+};
+
+#define MRC_EV_PROFILE_HAS_MODE		BIT(0)
+#define MRC_EV_PROFILE_HAS_COUNT	BIT(1)
+#define MRC_EV_PROFILE_HAS_MIN_ACTIVE	BIT(2)
+#define MRC_EV_PROFILE_HAS_EVENT_MASK	BIT(3)
+
+/* what an ev-profile-set asks of a profile (mrc_ev_profile_apply()) */
+struct mrc_ev_profile_change {
+	bool set_state;
+	u8 state;
+	u8 set;			/* MRC_EV_PROFILE_HAS_*: given */
+	u8 mode;
+	u16 count;
+	u16 min_active;
+	u32 event_mask;
+};
+
+const char *mrc_ev_profile_apply(struct mrc_ev_profile *pf,
+				 const struct mrc_ev_profile_change *ch,
+				 int *err);
 
 #endif /* _MRC_EV_H */

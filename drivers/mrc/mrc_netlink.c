@@ -187,6 +187,42 @@ struct mrc_dev *mrc_nl_admin_dev(struct sk_buff *skb, struct genl_info *info,
 	return mrc_nl_info_dev(info, ia, na);
 }
 
+/* the device a dump of a QP's view names, for the namespace's admin only */
+struct mrc_dev *mrc_nl_admin_dump_dev(struct sk_buff *skb,
+				      struct netlink_callback *cb, int ia, int na)
+{
+	if (!ns_admin(cb->skb, sock_net(skb->sk), cb->extack))
+		return ERR_PTR(-EPERM);
+	return req_dev(sock_net(skb->sk), genl_info_dump(cb)->attrs, ia, na,
+		       cb->extack);
+}
+
+/* the profile a request names: its id, not 0 (attribute @attr) */
+int mrc_nl_profile_id(const struct genl_info *info, int attr, u64 *id)
+{
+	if (info->attrs[attr])
+		*id = nla_get_uint(info->attrs[attr]);
+	if (!info->attrs[attr] || !*id) {
+		NL_SET_ERR_MSG(info->extack, "profile id required (not 0)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A profile's id, state and QPs, as attributes @id, @id + 1 and @qps (the
+ * spec keeps profile-state after profile-id in every set)
+ */
+int mrc_nl_put_profile(struct sk_buff *skb, int id, int qps,
+		       const struct mrc_profile *pf)
+{
+	if (nla_put_uint(skb, id, pf->id) ||
+	    nla_put_u32(skb, id + 1, pf->state) ||
+	    nla_put_u32(skb, qps, atomic_read(&pf->qps)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_dev *mdev = mrc_nl_admin_dev(skb, info, MRC_A_DEV_INDEX,
@@ -712,169 +748,6 @@ int mrc_nl_path_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return path_doit(skb, info, false);
 }
 
-/* ---- EVs --------------------------------------------------------------- */
-
-/* EV @i of QP @qpn: which it is, where it goes, its state */
-static int put_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn, u32 i,
-		  const struct mrc_ev *e)
-{
-	if (nla_put_u32(skb, MRC_A_EV_DEV_INDEX, mdev->ib_dev.index) ||
-	    nla_put_string(skb, MRC_A_EV_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
-	    nla_put_u32(skb, MRC_A_EV_QPN, qpn) ||
-	    nla_put_u32(skb, MRC_A_EV_INDEX, i) ||
-	    nla_put_u32(skb, MRC_A_EV_VALUE, e->value) ||
-	    nla_put_u32(skb, MRC_A_EV_PLANE, e->plane) ||
-	    nla_put_u32(skb, MRC_A_EV_PATH_ID, e->path) ||
-	    nla_put_u32(skb, MRC_A_EV_STATE, e->state))
-		return -EMSGSIZE;
-	return 0;
-}
-
-static int fill_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn,
-		   u32 i, const struct mrc_ev *e, const struct genl_info *info)
-{
-	void *hdr = genlmsg_iput(skb, info);
-
-	if (!hdr)
-		return -EMSGSIZE;
-	if (put_ev(skb, mdev, qpn, i, e) ||
-	    nla_put_uint(skb, MRC_A_EV_TX_PACKETS, e->tx_pkts) ||
-	    nla_put_uint(skb, MRC_A_EV_TX_BYTES, e->tx_bytes) ||
-	    nla_put_uint(skb, MRC_A_EV_RETRANS, e->retrans) ||
-	    nla_put_uint(skb, MRC_A_EV_LOSSES, e->losses) ||
-	    nla_put_uint(skb, MRC_A_EV_ECN, e->ecn) ||
-	    nla_put_uint(skb, MRC_A_EV_PROBES, e->probes) ||
-	    nla_put_u32(skb, MRC_A_EV_SRTT, e->srtt_us) ||
-	    nla_put_uint(skb, MRC_A_EV_TRIMS, e->trims) ||
-	    nla_put_u32(skb, MRC_A_EV_PENALTY, e->penalty) ||
-	    (e->slot >= 0 && nla_put_u32(skb, MRC_A_EV_SLOT, e->slot))) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
-}
-
-/* RC QP @qpn of @mdev, with a reference (mrc_qp_put()) */
-struct mrc_qp *mrc_nl_rc_qp(struct mrc_dev *mdev, u32 qpn,
-			    struct netlink_ext_ack *extack)
-{
-	struct mrc_qp *qp = mrc_qp_get(mdev, qpn);
-
-	if (qp && qp->ibqp.qp_type != IB_QPT_RC) {
-		mrc_qp_put(qp);
-		qp = NULL;
-	}
-	if (!qp)
-		NL_SET_ERR_MSG(extack, "no such RC QP");
-	return qp;
-}
-
-/* A copy of the EV set of RC QP @qpn, taken under its lock. */
-static int copy_evs(struct mrc_dev *mdev, u32 qpn, struct mrc_ev *out,
-		    u32 *n, struct netlink_ext_ack *extack)
-{
-	struct mrc_qp *qp;
-
-	qp = mrc_nl_rc_qp(mdev, qpn, extack);
-	if (!qp)
-		return -ENOENT;
-	spin_lock_bh(&qp->lock);
-	*n = qp->evs ? qp->evs->n : 0;
-	if (*n)
-		memcpy(out, qp->evs->ev, *n * sizeof(*out));
-	spin_unlock_bh(&qp->lock);
-	mrc_qp_put(qp);
-	return 0;
-}
-
-int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	const struct genl_info *info = genl_info_dump(cb);
-	struct mrc_nl_dump_pos *pos = (void *)cb->ctx;
-	struct mrc_dev *mdev;
-	struct mrc_ev *evs;
-	u32 qpn, n;
-	int err;
-
-	if (!ns_admin(cb->skb, sock_net(skb->sk), cb->extack))
-		return -EPERM;
-	mdev = req_dev(sock_net(skb->sk), info->attrs, MRC_A_EV_DEV_INDEX,
-		       MRC_A_EV_DEV_NAME, cb->extack);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	err = -EINVAL;
-	if (!info->attrs[MRC_A_EV_QPN]) {
-		NL_SET_ERR_MSG(cb->extack, "QP number required");
-		goto out;
-	}
-	qpn = nla_get_u32(info->attrs[MRC_A_EV_QPN]);
-	err = -ENOMEM;
-	evs = kvcalloc(MRC_MAX_EVS, sizeof(*evs), GFP_KERNEL);
-	if (!evs)
-		goto out;
-	err = copy_evs(mdev, qpn, evs, &n, cb->extack);
-	while (!err && pos->obj < n) {
-		err = fill_ev(skb, mdev, qpn, pos->obj, &evs[pos->obj], info);
-		if (!err)
-			pos->obj++;
-	}
-	kvfree(evs);
-out:
-	ib_device_put(&mdev->ib_dev);
-	return err == -EMSGSIZE && skb->len ? skb->len : err;
-}
-
-/* The operator denies an EV (DENIED) or allows it again (GOOD) */
-int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr **a = info->attrs;
-	struct mrc_dev *mdev;
-	struct mrc_qp *qp;
-	u32 idx, state;
-	int err = 0;
-
-	mdev = mrc_nl_admin_dev(skb, info, MRC_A_EV_DEV_INDEX, MRC_A_EV_DEV_NAME);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_EV_QPN) ||
-	    GENL_REQ_ATTR_CHECK(info, MRC_A_EV_INDEX) ||
-	    GENL_REQ_ATTR_CHECK(info, MRC_A_EV_STATE)) {
-		NL_SET_ERR_MSG(info->extack, "QP number, EV index and state required");
-		err = -EINVAL;
-		goto put;
-	}
-	idx = nla_get_u32(a[MRC_A_EV_INDEX]);
-	state = nla_get_u32(a[MRC_A_EV_STATE]);
-	if (state != MRC_EV_STATE_DENIED && state != MRC_EV_STATE_GOOD) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[MRC_A_EV_STATE],
-				    "an EV can only be denied or allowed (good)");
-		err = -EINVAL;
-		goto put;
-	}
-	qp = mrc_nl_rc_qp(mdev, nla_get_u32(a[MRC_A_EV_QPN]), info->extack);
-	if (!qp) {
-		err = -ENOENT;
-		goto put;
-	}
-	spin_lock_bh(&qp->lock);
-	if (!qp->evs) {
-		NL_SET_ERR_MSG(info->extack, "the QP has no EV set (no path set to its peer)");
-		err = -ENOENT;
-	} else if (idx >= qp->evs->n) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[MRC_A_EV_INDEX], "no such EV in the QP's set");
-		err = -ENOENT;
-	} else {
-		mrc_sched_signal(qp, idx, state == MRC_EV_STATE_DENIED ?
-				 MRC_EV_SIG_DENY : MRC_EV_SIG_ALLOW);
-	}
-	spin_unlock_bh(&qp->lock);
-	mrc_qp_put(qp);
-put:
-	ib_device_put(&mdev->ib_dev);
-	return err;
-}
-
 /* ---- notifications ------------------------------------------------------ */
 
 static struct net *dev_netns(struct mrc_dev *mdev)
@@ -939,43 +812,6 @@ void mrc_nl_notify_path(struct mrc_dev *mdev, const struct in6_addr *peer)
 	notify(net, msg, hdr);
 out:
 	put_net(net);
-}
-
-/*
- * EV @i of QP @qpn changed health (mrc_sched_signal(): softirq or process
- * context, the QP's lock held).
- */
-void mrc_nl_notify_ev(struct mrc_dev *mdev, u32 qpn, u32 i,
-		      const struct mrc_ev *e, const struct mrc_ev_change *chg,
-		      u8 cause)
-{
-	struct net_device *ndev;
-	struct sk_buff *msg;
-	struct net *net;
-	void *hdr;
-
-	rcu_read_lock();
-	ndev = rcu_dereference(mdev->ndev);
-	net = ndev ? dev_net(ndev) : NULL;
-	if (!net || !genl_has_listeners(&mrc_nl_family, net, MRC_NLGRP_EV))
-		goto out;
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
-	if (!msg)
-		goto out;
-	hdr = genlmsg_put(msg, 0, 0, &mrc_nl_family, 0, MRC_CMD_EV_CHANGE_NTF);
-	if (!hdr || put_ev(msg, mdev, qpn, i, e) ||
-	    nla_put_u32(msg, MRC_A_EV_OLD_STATE, chg->old) ||
-	    nla_put_u32(msg, MRC_A_EV_CAUSE, cause) ||
-	    (chg->backup >= 0 && nla_put_u32(msg, MRC_A_EV_BACKUP, chg->backup)) ||
-	    nla_put_uint(msg, MRC_A_EV_TIME, ktime_get_real_ns())) {
-		nlmsg_free(msg);
-		goto out;
-	}
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&mrc_nl_family, net, msg, 0, MRC_NLGRP_EV,
-				GFP_ATOMIC);
-out:
-	rcu_read_unlock();
 }
 
 int mrc_netlink_init(void)

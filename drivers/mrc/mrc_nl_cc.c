@@ -282,13 +282,13 @@ static void profile_view(struct mrc_dev *mdev, const struct mrc_cc_profile *pf,
 			 struct mrc_cc_profile *v)
 {
 	spin_lock_bh(&mdev->cc_lock);
-	v->id = pf->id;
-	v->state = pf->state;
+	v->hdr.id = pf->hdr.id;
+	v->hdr.state = pf->hdr.state;
 	v->on = pf->on;
 	v->configured = pf->configured;
 	v->params = pf->params;
 	spin_unlock_bh(&mdev->cc_lock);
-	atomic_set(&v->qps, atomic_read(&pf->qps));
+	atomic_set(&v->hdr.qps, atomic_read(&pf->hdr.qps));
 }
 
 static int fill_profile(struct sk_buff *skb, struct mrc_dev *mdev,
@@ -298,27 +298,13 @@ static int fill_profile(struct sk_buff *skb, struct mrc_dev *mdev,
 
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_uint(skb, MRC_A_CC_PROFILE_ID, v->id) ||
-	    nla_put_u32(skb, MRC_A_CC_PROFILE_STATE, v->state) ||
-	    nla_put_u32(skb, MRC_A_CC_PROFILE_QPS, atomic_read(&v->qps)) ||
+	if (mrc_nl_put_profile(skb, MRC_A_CC_PROFILE_ID, MRC_A_CC_PROFILE_QPS,
+			       &v->hdr) ||
 	    (v->configured && put_knobs(skb, &v->params))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
 	genlmsg_end(skb, hdr);
-	return 0;
-}
-
-/* the profile a request names, not 0 (the device's own is cc-get's) */
-static int req_profile_id(const struct genl_info *info, u64 *id)
-{
-	if (info->attrs[MRC_A_CC_PROFILE_ID])
-		*id = nla_get_uint(info->attrs[MRC_A_CC_PROFILE_ID]);
-	if (!info->attrs[MRC_A_CC_PROFILE_ID] || !*id) {
-		NL_SET_ERR_MSG(info->extack,
-			       "profile id required (not 0: the device's own profile is cc-get's and cc-set's)");
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -330,7 +316,7 @@ static int fill_profile_req(struct sk_buff *skb, struct mrc_dev *mdev,
 	u64 id;
 	int err;
 
-	err = req_profile_id(info, &id);
+	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, &id);
 	if (err)
 		return err;
 	mutex_lock(&mdev->cfg_lock);
@@ -360,7 +346,7 @@ static int dump_profiles(struct sk_buff *skb, struct mrc_dev *mdev,
 
 	for (; pos->obj < MRC_MAX_CC_PROFILES; pos->obj++) {
 		profile_view(mdev, &mdev->cc_profiles[pos->obj], &v);
-		if (!v.id)
+		if (!v.hdr.id)
 			continue;
 		err = fill_profile(skb, mdev, &v, genl_info_dump(cb));
 		if (err)
@@ -390,7 +376,7 @@ int mrc_nl_cc_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
 				MRC_A_CC_DEV_NAME);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = req_profile_id(info, &id);
+	err = mrc_nl_profile_id(info, MRC_A_CC_PROFILE_ID, &id);
 	if (err)
 		goto out;
 	mutex_lock(&mdev->cfg_lock);

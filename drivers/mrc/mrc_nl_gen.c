@@ -177,6 +177,31 @@ static const struct nla_policy mrc_cc_profile_set_nl_policy[MRC_A_CC_PROFILE_STA
 	[MRC_A_CC_DISABLE_QA] = { .type = NLA_U8, },
 };
 
+/* MRC_CMD_EV_PROFILE_GET - do */
+static const struct nla_policy mrc_ev_profile_get_do_nl_policy[MRC_A_EV_PROFILE_ID + 1] = {
+	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_EV_PROFILE_ID] = { .type = NLA_UINT, },
+};
+
+/* MRC_CMD_EV_PROFILE_GET - dump */
+static const struct nla_policy mrc_ev_profile_get_dump_nl_policy[MRC_A_EV_DEV_NAME + 1] = {
+	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+};
+
+/* MRC_CMD_EV_PROFILE_SET - do */
+static const struct nla_policy mrc_ev_profile_set_nl_policy[MRC_A_EV_EVENT_MASK + 1] = {
+	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_EV_PROFILE_ID] = { .type = NLA_UINT, },
+	[MRC_A_EV_PROFILE_STATE] = NLA_POLICY_MAX(NLA_U32, 2),
+	[MRC_A_EV_PROFILE_MODE] = NLA_POLICY_MAX(NLA_U32, 0),
+	[MRC_A_EV_PROFILE_COUNT] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MAX_EVS),
+	[MRC_A_EV_PROFILE_MIN_ACTIVE] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MAX_EVS),
+	[MRC_A_EV_EVENT_MASK] = NLA_POLICY_MASK(NLA_U32, 0x3),
+};
+
 /* Ops table for mrc */
 static const struct genl_split_ops mrc_nl_ops[] = {
 	{
@@ -313,6 +338,27 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.doit		= mrc_nl_cc_profile_set_doit,
 		.policy		= mrc_cc_profile_set_nl_policy,
 		.maxattr	= MRC_A_CC_PROFILE_STATE,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_EV_PROFILE_GET,
+		.doit		= mrc_nl_ev_profile_get_doit,
+		.policy		= mrc_ev_profile_get_do_nl_policy,
+		.maxattr	= MRC_A_EV_PROFILE_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_EV_PROFILE_GET,
+		.dumpit		= mrc_nl_ev_profile_get_dumpit,
+		.policy		= mrc_ev_profile_get_dump_nl_policy,
+		.maxattr	= MRC_A_EV_DEV_NAME,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= MRC_CMD_EV_PROFILE_SET,
+		.doit		= mrc_nl_ev_profile_set_doit,
+		.policy		= mrc_ev_profile_set_nl_policy,
+		.maxattr	= MRC_A_EV_EVENT_MASK,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 };

@@ -216,7 +216,8 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	dst_cache_destroy(&qp->dst_cache);
 	mrc_evset_free(qp->evs);
 	mrc_pathset_put(rcu_dereference_protected(qp->ps, true));
-	mrc_cc_profile_unbind(qp);
+	mrc_profile_unbind(&qp->cc_profile);
+	mrc_profile_unbind(&qp->ev_profile);
 	rdma_destroy_ah_attr(&qp->ah_attr);
 	atomic_dec(&qp->mdev->num_qp);
 	return 0;
@@ -337,6 +338,7 @@ struct mrc_conn {
 static int conn_prepare(struct mrc_qp *qp, struct mrc_conn *c,
 			const struct rdma_ah_attr *ah)
 {
+	u32 count, floor;
 	int err;
 
 	memset(c, 0, sizeof(*c));
@@ -349,13 +351,15 @@ static int conn_prepare(struct mrc_qp *qp, struct mrc_conn *c,
 	c->ps = mrc_peer_get(qp->mdev, &c->av.daddr);
 	if (!c->ps)
 		return 0;
-	c->evs = mrc_evset_build(c->ps, READ_ONCE(qp->mdev->ev_count),
-				 get_random_u32(), GFP_KERNEL);
+	mrc_ev_profile_shape(qp, &count, &floor);
+	c->evs = mrc_evset_build(c->ps, count, get_random_u32(), GFP_KERNEL);
 	if (!c->evs) {
 		mrc_pathset_put(c->ps);
 		c->ps = NULL;
 		return -ENOMEM;
 	}
+	if (floor)
+		c->evs->min_active = min(floor, (u32)c->evs->nslots);
 	mrc_dbg(qp->mdev, "QP %u to %pI6c: %u paths, %u EVs\n", qp->ibqp.qp_num,
 		&c->av.daddr, c->ps->npaths, c->evs->n);
 	return 0;

@@ -126,7 +126,7 @@ void mrc_sched_signal(struct mrc_qp *qp, u32 i, enum mrc_ev_sig sig)
 	if (chg.backup >= 0)
 		mrc_count(mdev, MRC_CNT_EV_BACKUP, 1);
 	trace_mrc_ev_state(mdev, qp->ibqp.qp_num, i, e, &chg, ev_cause[sig]);
-	mrc_nl_notify_ev(mdev, qp->ibqp.qp_num, i, e, &chg, ev_cause[sig]);
+	mrc_nl_notify_ev(qp, i, e, &chg, ev_cause[sig]);
 	/* a source route that timed out is bad for every EV naming it */
 	if (sig == MRC_EV_SIG_TIMEOUT && e->exact &&
 	    chg.new == MRC_EV_STATE_ASSUMED_BAD) {

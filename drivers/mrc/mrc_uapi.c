@@ -11,18 +11,58 @@
 
 #include "mrc.h"
 
+/* an optional profile id of the call: 0 if absent, 1 if given, or -errno */
+static int bind_id(struct uverbs_attr_bundle *attrs, u16 attr, u64 *id)
+{
+	int err;
+
+	*id = 0;
+	if (!uverbs_attr_is_valid(attrs, attr))
+		return 0;
+	err = uverbs_copy_from(id, attrs, attr);
+	return err ?: 1;
+}
+
 static int UVERBS_HANDLER(MRC_IB_METHOD_QP_BIND_PROFILES)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_qp *ibqp = uverbs_attr_get_obj(attrs, MRC_IB_ATTR_BIND_QP_HANDLE);
-	u64 id;
-	int err;
+	struct mrc_profile *cc, *ev;
+	enum ib_qp_state state;
+	int has_cc, has_ev, err;
+	struct mrc_dev *mdev;
+	struct mrc_qp *qp;
+	u64 cc_id, ev_id;
 
 	if (IS_ERR(ibqp))
 		return PTR_ERR(ibqp);
-	err = uverbs_copy_from(&id, attrs, MRC_IB_ATTR_BIND_CC_PROFILE_ID);
-	if (err)
-		return err;
-	return mrc_cc_profile_bind(to_mqp(ibqp), id);
+	qp = to_mqp(ibqp);
+	mdev = qp->mdev;
+	has_cc = bind_id(attrs, MRC_IB_ATTR_BIND_CC_PROFILE_ID, &cc_id);
+	if (has_cc < 0)
+		return has_cc;
+	has_ev = bind_id(attrs, MRC_IB_ATTR_BIND_EV_PROFILE_ID, &ev_id);
+	if (has_ev < 0)
+		return has_ev;
+	if ((!has_cc && !has_ev) || ibqp->qp_type != IB_QPT_RC)
+		return -EINVAL;
+	/* what a QP takes, it takes when it connects and starts */
+	spin_lock_bh(&qp->lock);
+	state = qp->state;
+	spin_unlock_bh(&qp->lock);
+	if (state != IB_QPS_RESET && state != IB_QPS_INIT)
+		return -EINVAL;
+	mutex_lock(&mdev->cfg_lock);
+	err = has_cc ? mrc_profile_lookup(mrc_cc_profile_find(mdev, cc_id),
+					  cc_id, &cc) : 0;
+	if (!err && has_ev)
+		err = mrc_profile_lookup(mrc_ev_profile_find(mdev, ev_id),
+					 ev_id, &ev);
+	if (!err && has_cc)
+		mrc_profile_bind(&qp->cc_profile, cc);
+	if (!err && has_ev)
+		mrc_profile_bind(&qp->ev_profile, ev);
+	mutex_unlock(&mdev->cfg_lock);
+	return err;
 }
 
 DECLARE_UVERBS_NAMED_METHOD(MRC_IB_METHOD_QP_BIND_PROFILES,
@@ -32,7 +72,10 @@ DECLARE_UVERBS_NAMED_METHOD(MRC_IB_METHOD_QP_BIND_PROFILES,
 					    UA_MANDATORY),
 			    UVERBS_ATTR_PTR_IN(MRC_IB_ATTR_BIND_CC_PROFILE_ID,
 					       UVERBS_ATTR_TYPE(u64),
-					       UA_MANDATORY));
+					       UA_OPTIONAL),
+			    UVERBS_ATTR_PTR_IN(MRC_IB_ATTR_BIND_EV_PROFILE_ID,
+					       UVERBS_ATTR_TYPE(u64),
+					       UA_OPTIONAL));
 
 ADD_UVERBS_METHODS(mrc_qp_methods,
 		   UVERBS_OBJECT_QP,

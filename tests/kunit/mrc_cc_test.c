@@ -595,7 +595,7 @@ static int profile_step(struct kunit *test, struct mrc_cc_profile *pf,
 	why = mrc_cc_profile_apply(pf, ch, &err);
 	KUNIT_EXPECT_EQ(test, !!why, !!err);
 	if (err) {
-		KUNIT_EXPECT_EQ(test, pf->state, before.state);
+		KUNIT_EXPECT_EQ(test, pf->hdr.state, before.hdr.state);
 		KUNIT_EXPECT_EQ(test, pf->on, before.on);
 		KUNIT_EXPECT_EQ(test, pf->configured, before.configured);
 	}
@@ -609,7 +609,7 @@ static int profile_step(struct kunit *test, struct mrc_cc_profile *pf,
  */
 static void profile_states(struct kunit *test)
 {
-	struct mrc_cc_profile pf = { .state = MRC_CC_PROFILE_STATE_INIT };
+	struct mrc_cc_profile pf = { .hdr.state = MRC_CC_PROFILE_STATE_INIT };
 	struct mrc_cc_profile_change ch = {};
 
 	/* init: nothing asked is nothing done; online, or no algo, refused */
@@ -624,7 +624,7 @@ static void profile_states(struct kunit *test)
 	ch.set_algo = true;
 	ch.on = true;
 	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
-	KUNIT_EXPECT_EQ(test, pf.state, MRC_CC_PROFILE_STATE_OFFLINE);
+	KUNIT_EXPECT_EQ(test, pf.hdr.state, MRC_CC_PROFILE_STATE_OFFLINE);
 	KUNIT_EXPECT_TRUE(test, pf.on);
 	ch = (struct mrc_cc_profile_change){ .set_state = true,
 		.state = MRC_CC_PROFILE_STATE_ONLINE };
@@ -636,7 +636,7 @@ static void profile_states(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EINVAL);
 	ch.params = knobs;
 	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
-	KUNIT_EXPECT_EQ(test, pf.state, MRC_CC_PROFILE_STATE_ONLINE);
+	KUNIT_EXPECT_EQ(test, pf.hdr.state, MRC_CC_PROFILE_STATE_ONLINE);
 	KUNIT_EXPECT_EQ(test, pf.params.max_cwnd, knobs.max_cwnd);
 	/* online: no knob, algorithm or init; offline not while a QP uses it */
 	ch = (struct mrc_cc_profile_change){ .set_params = true, .params = knobs };
@@ -646,10 +646,10 @@ static void profile_states(struct kunit *test)
 	ch = (struct mrc_cc_profile_change){ .set_state = true,
 		.state = MRC_CC_PROFILE_STATE_INIT };
 	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EINVAL);
-	atomic_set(&pf.qps, 1);
+	atomic_set(&pf.hdr.qps, 1);
 	ch.state = MRC_CC_PROFILE_STATE_OFFLINE;
 	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), -EBUSY);
-	atomic_set(&pf.qps, 0);
+	atomic_set(&pf.hdr.qps, 0);
 	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
 	/* offline: CC off goes online without knobs; init forgets them */
 	ch = (struct mrc_cc_profile_change){ .set_algo = true, .on = false };
@@ -657,7 +657,7 @@ static void profile_states(struct kunit *test)
 	ch = (struct mrc_cc_profile_change){ .set_state = true,
 		.state = MRC_CC_PROFILE_STATE_INIT };
 	KUNIT_EXPECT_EQ(test, profile_step(test, &pf, &ch), 0);
-	KUNIT_EXPECT_EQ(test, pf.state, MRC_CC_PROFILE_STATE_INIT);
+	KUNIT_EXPECT_EQ(test, pf.hdr.state, MRC_CC_PROFILE_STATE_INIT);
 	KUNIT_EXPECT_FALSE(test, pf.configured);
 	KUNIT_EXPECT_EQ(test, pf.params.max_cwnd, 0);
 	ch = (struct mrc_cc_profile_change){ .set_state = true,

@@ -769,6 +769,95 @@ static void deny_allow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 128, mrc_evset_usable(evs));
 }
 
+/* profile @pf after @ch: the error and, if refused, that nothing moved */
+static int ev_profile_step(struct kunit *test, struct mrc_ev_profile *pf,
+			   const struct mrc_ev_profile_change *ch)
+{
+	struct mrc_ev_profile before = *pf;
+	const char *why;
+	int err;
+
+	why = mrc_ev_profile_apply(pf, ch, &err);
+	KUNIT_EXPECT_EQ(test, !!why, !!err);
+	if (err) {
+		KUNIT_EXPECT_EQ(test, pf->hdr.state, before.hdr.state);
+		KUNIT_EXPECT_EQ(test, pf->has, before.has);
+		KUNIT_EXPECT_EQ(test, pf->count, before.count);
+		KUNIT_EXPECT_EQ(test, pf->min_active, before.min_active);
+		KUNIT_EXPECT_EQ(test, pf->event_mask, before.event_mask);
+	}
+	return err;
+}
+
+/*
+ * The OCP API's EV profile states: init -> offline with a mode and a
+ * count, to online with the floor and the event mask (the floor at most
+ * the count), online only back to offline and not while QPs are bound,
+ * init forgets everything.
+ */
+static void profile_states(struct kunit *test)
+{
+	struct mrc_ev_profile pf = { .hdr.state = MRC_CC_PROFILE_STATE_INIT };
+	struct mrc_ev_profile_change ch = {};
+	const u8 mc = MRC_EV_PROFILE_HAS_MODE | MRC_EV_PROFILE_HAS_COUNT;
+
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), 0);
+	/* init: offline needs the mode and the count; not online at once */
+	ch = (struct mrc_ev_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_OFFLINE,
+		.set = MRC_EV_PROFILE_HAS_MODE };
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), -EINVAL);
+	ch.set = mc | MRC_EV_PROFILE_HAS_MIN_ACTIVE |
+		 MRC_EV_PROFILE_HAS_EVENT_MASK;
+	ch.count = 16;
+	ch.min_active = 4;
+	ch.event_mask = MRC_EV_EVENT_ASSUMED_BAD;
+	ch.state = MRC_CC_PROFILE_STATE_ONLINE;
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), -EINVAL);
+	ch = (struct mrc_ev_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_OFFLINE, .set = mc, .count = 16 };
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), 0);
+	KUNIT_EXPECT_EQ(test, pf.hdr.state, MRC_CC_PROFILE_STATE_OFFLINE);
+	KUNIT_EXPECT_EQ(test, pf.count, 16);
+	/* offline: online needs the floor and the mask; a floor over the count */
+	ch = (struct mrc_ev_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_ONLINE,
+		.set = MRC_EV_PROFILE_HAS_MIN_ACTIVE, .min_active = 4 };
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), -EINVAL);
+	ch.set |= MRC_EV_PROFILE_HAS_EVENT_MASK;
+	ch.event_mask = MRC_EV_EVENT_GOOD | MRC_EV_EVENT_ASSUMED_BAD;
+	ch.min_active = 17;
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), -EINVAL);
+	ch.min_active = 16;
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), 0);
+	KUNIT_EXPECT_EQ(test, pf.hdr.state, MRC_CC_PROFILE_STATE_ONLINE);
+	KUNIT_EXPECT_EQ(test, pf.min_active, 16);
+	/* online: nothing changes, no init; offline not while QPs are bound */
+	ch = (struct mrc_ev_profile_change){ .set = MRC_EV_PROFILE_HAS_COUNT,
+		.count = 32 };
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), -EINVAL);
+	ch = (struct mrc_ev_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_INIT };
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), -EINVAL);
+	atomic_set(&pf.hdr.qps, 1);
+	ch.state = MRC_CC_PROFILE_STATE_OFFLINE;
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), -EBUSY);
+	atomic_set(&pf.hdr.qps, 0);
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), 0);
+	/* offline: a smaller count under the floor refused; init forgets */
+	ch = (struct mrc_ev_profile_change){ .set = MRC_EV_PROFILE_HAS_COUNT,
+		.count = 8 };
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), -EINVAL);
+	ch = (struct mrc_ev_profile_change){ .set_state = true,
+		.state = MRC_CC_PROFILE_STATE_INIT };
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), 0);
+	KUNIT_EXPECT_EQ(test, pf.hdr.state, MRC_CC_PROFILE_STATE_INIT);
+	KUNIT_EXPECT_EQ(test, pf.has, 0);
+	KUNIT_EXPECT_EQ(test, pf.count, 0);
+	ch.state = MRC_CC_PROFILE_STATE_ONLINE;
+	KUNIT_EXPECT_EQ(test, ev_profile_step(test, &pf, &ch), -EINVAL);
+}
+
 static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(split),
 	KUNIT_CASE(subset),
@@ -789,6 +878,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(skip_one_round),
 	KUNIT_CASE(trim_penalty),
 	KUNIT_CASE(deny_allow),
+	KUNIT_CASE(profile_states),
 	{}
 };
 

@@ -95,6 +95,29 @@ enum mrc_cc_algo {
 };
 
 #define MRC_MAX_CC_PROFILES	16
+#define MRC_MAX_EV_PROFILES	16
+
+/**
+ * enum mrc_ev_profile_mode - Where the EVs of a QP bound to an EV profile come
+ *   from.
+ * @MRC_EV_PROFILE_MODE_AUTO: mrc's own (the OCP MRC API's AUTO mode): each QP
+ *   builds its EV set from its peer's path set, with the profile's count and
+ *   floor.
+ */
+enum mrc_ev_profile_mode {
+	MRC_EV_PROFILE_MODE_AUTO,
+};
+
+/**
+ * enum mrc_ev_event - The EV state changes an EV profile reports (its event
+ *   mask).
+ * @MRC_EV_EVENT_GOOD: An EV became usable again (GOOD).
+ * @MRC_EV_EVENT_ASSUMED_BAD: An EV was taken out of use (ASSUMED_BAD).
+ */
+enum mrc_ev_event {
+	MRC_EV_EVENT_GOOD = 1,
+	MRC_EV_EVENT_ASSUMED_BAD = 2,
+};
 
 /**
  * enum mrc_cc_profile_state - State of a congestion control profile (the OCP
@@ -187,6 +210,13 @@ enum {
 	MRC_A_EV_TIME,
 	MRC_A_EV_TRIMS,
 	MRC_A_EV_PENALTY,
+	MRC_A_EV_PROFILE_ID,
+	MRC_A_EV_PROFILE_STATE,
+	MRC_A_EV_PROFILE_MODE,
+	MRC_A_EV_PROFILE_COUNT,
+	MRC_A_EV_PROFILE_MIN_ACTIVE,
+	MRC_A_EV_EVENT_MASK,
+	MRC_A_EV_PROFILE_QPS,
 
 	__MRC_A_EV_MAX,
 	MRC_A_EV_MAX = (__MRC_A_EV_MAX - 1)
@@ -246,6 +276,8 @@ enum {
 	MRC_CMD_CC_QP_GET,
 	MRC_CMD_CC_PROFILE_GET,
 	MRC_CMD_CC_PROFILE_SET,
+	MRC_CMD_EV_PROFILE_GET,
+	MRC_CMD_EV_PROFILE_SET,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = (__MRC_CMD_MAX - 1)

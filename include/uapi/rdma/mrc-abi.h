@@ -13,17 +13,21 @@
 
 enum mrc_ib_qp_methods {
 	/*
-	 * Bind an RC QP in RESET or INIT to a congestion control profile of
-	 * its device (cc-profile-set of the "mrc" genetlink family), which
-	 * must be online: the QP takes its knobs when it starts (RTS) instead
-	 * of the device's own. Profile id 0: the device's own again.
+	 * Bind an RC QP in RESET or INIT to profiles of its device, each
+	 * online, either or both ("mrc" genetlink family): a congestion
+	 * control profile (cc-profile-set), whose knobs the QP takes when it
+	 * starts (RTS) instead of the device's own; an EV profile
+	 * (ev-profile-set), whose count and floor shape the EV set the QP
+	 * builds when it connects (RTR). Profile id 0: none (the device's).
+	 * Nothing is bound unless all is.
 	 */
 	MRC_IB_METHOD_QP_BIND_PROFILES = (1U << UVERBS_ID_NS_SHIFT),
 };
 
 enum mrc_ib_qp_bind_profiles_attrs {
 	MRC_IB_ATTR_BIND_QP_HANDLE = (1U << UVERBS_ID_NS_SHIFT),
-	MRC_IB_ATTR_BIND_CC_PROFILE_ID,		/* __u64 */
+	MRC_IB_ATTR_BIND_CC_PROFILE_ID,		/* __u64, optional */
+	MRC_IB_ATTR_BIND_EV_PROFILE_ID,		/* __u64, optional */
 };
 
 #endif /* MRC_ABI_USER_H */
