@@ -208,12 +208,6 @@ int cc_set(struct ctx *c, int argc, char **argv)
 
 /* ---- cc profile: the controller's profiles ---------------------------- */
 
-static const char *const profile_states[] = {
-	[MRC_CC_PROFILE_STATE_INIT] = "init",
-	[MRC_CC_PROFILE_STATE_OFFLINE] = "offline",
-	[MRC_CC_PROFILE_STATE_ONLINE] = "online",
-};
-
 static int cb_cc_profile(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
@@ -234,42 +228,15 @@ static int cb_cc_profile(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* a profile id: 1 .. 2^64 - 1 */
-static uint64_t profile_id(const char *cmd, const struct arg *id)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(id->str, &end, 0);
-	if (errno || *end || !v || id->str[0] == '-')
-		die_usage("%s: invalid id \"%s\" (1 .. 2^64 - 1)", cmd, id->str);
-	return v;
-}
-
 /* cc profile show [ dev DEV [ id N ] ] */
 static int cc_profile_show(struct ctx *c, int argc, char **argv)
 {
-	struct arg dev = { .key = "dev", .type = ARG_DEV };
-	struct arg id = { .key = "id", .type = ARG_STR };
-	struct arg *args[] = { &dev, &id, NULL };
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
+	static const struct profile_kind kind = {
+		.cmd = "cc profile show", .get = MRC_CMD_CC_PROFILE_GET,
+		.dev_name = MRC_A_CC_DEV_NAME, .id = MRC_A_CC_PROFILE_ID,
+	};
 
-	parse_args("cc profile show", args, argc, argv);
-	if (id.set)
-		parse_need("cc profile show", &dev);
-	nl_open(c);
-	if (id.set) {
-		nlh = nl_msg(c, buf, MRC_CMD_CC_PROFILE_GET, NLM_F_ACK,
-			     MRC_A_CC_DEV_NAME, dev.str);
-		mnl_attr_put_u64(nlh, MRC_A_CC_PROFILE_ID,
-				 profile_id("cc profile show", &id));
-	} else {
-		nlh = nl_msg(c, buf, MRC_CMD_CC_PROFILE_GET, NLM_F_DUMP,
-			     MRC_A_CC_DEV_NAME, dev.str);
-	}
-	return nl_show(c, nlh, cb_cc_profile, dev.str ? dev.str : "cc profile show");
+	return profile_show(c, &kind, cb_cc_profile, argc, argv);
 }
 
 /* cc profile set dev DEV id N [ state STATE ] [ algo ALGO ] [ KNOB VALUE ]... */
@@ -294,21 +261,15 @@ static int cc_profile_set(struct ctx *c, int argc, char **argv)
 	parse_need("cc profile set", &dev);
 	parse_need("cc profile set", &id);
 	any = cc_words_check("cc profile set", &w);
-	if (state.set) {
-		for (s = 0; s < ARRAY_SIZE(profile_states); s++)
-			if (!strcmp(state.str, profile_states[s]))
-				break;
-		if (s == ARRAY_SIZE(profile_states))
-			die_usage("cc profile set: invalid state \"%s\" (init, offline or online)",
-				  state.str);
-	}
+	if (state.set)
+		s = parse_profile_state("cc profile set", &state);
 	if (!any && !state.set)
 		die_usage("cc profile set: nothing to set");
 	nl_open(c);
 	nlh = nl_msg(c, buf, MRC_CMD_CC_PROFILE_SET, 0, MRC_A_CC_DEV_NAME,
 		     dev.str);
 	mnl_attr_put_u64(nlh, MRC_A_CC_PROFILE_ID,
-			 profile_id("cc profile set", &id));
+			 parse_profile_id("cc profile set", &id));
 	if (state.set)
 		mnl_attr_put_u32(nlh, MRC_A_CC_PROFILE_STATE, s);
 	cc_words_put(nlh, &w);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mrcctl ev: the entropy values (EVs) of a QP */
+/* mrcctl ev: the entropy values (EVs) of a QP, and the EV profiles */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mrcctl.h"
 
@@ -133,7 +134,7 @@ static const char *const ev_causes[] = {
 
 /*
  * monitor: an EV of a QP changed state: "qpn N ev I value V plane P path J
- * OLD -> NEW (CAUSE) [ backup K ]"; the time only in JSON
+ * OLD -> NEW (CAUSE) [ backup K ] [ profile ID ]"; the time only in JSON
  */
 void ev_ntf_rec(struct rec *r, const struct nlattr **tb)
 {
@@ -148,6 +149,160 @@ void ev_ntf_rec(struct rec *r, const struct nlattr **tb)
 	if (cause)
 		rec_str(r, "cause", "(", ")", cause);
 	rec_attr_u32(r, "backup", "backup ", tb[MRC_A_EV_BACKUP]);
+	if (tb[MRC_A_EV_PROFILE_ID])
+		rec_num(r, "profile", "profile ", NULL,
+			nl_attr_uint(tb[MRC_A_EV_PROFILE_ID]));
 	if (tb[MRC_A_EV_TIME])
 		rec_num(r, "time_ns", NULL, NULL, nl_attr_uint(tb[MRC_A_EV_TIME]));
+}
+
+/* ---- ev profile: the controller's EV profiles ------------------------- */
+
+static const char *const ev_modes[] = {
+	[MRC_EV_PROFILE_MODE_AUTO] = "auto",
+};
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} ev_events[] = {
+	{ "good", MRC_EV_EVENT_GOOD },
+	{ "assumed_bad", MRC_EV_EVENT_ASSUMED_BAD },
+};
+
+/* an event mask as words: "good,assumed_bad", "none" */
+static void rec_ev_events(struct rec *r, const struct nlattr *a)
+{
+	static char buf[32];
+	uint32_t m, i;
+
+	if (!nl_attr_ok(a, MNL_TYPE_U32))
+		return;
+	m = mnl_attr_get_u32(a);
+	buf[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(ev_events); i++)
+		if (m & ev_events[i].bit)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 "%s%s", buf[0] ? "," : "", ev_events[i].name);
+	rec_str(r, "events", "events ", NULL, buf[0] ? buf : "none");
+}
+
+static int cb_ev_profile(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
+	struct ctx *c = data;
+	struct rec r = {};
+
+	nl_attrs(nlh, tb, MRC_A_EV_MAX);
+	if (!rec_dev(c, &r, tb[MRC_A_EV_DEV_NAME], NULL))
+		return MNL_CB_OK;
+	if (tb[MRC_A_EV_PROFILE_ID])
+		rec_num(&r, "id", "profile ", NULL,
+			nl_attr_uint(tb[MRC_A_EV_PROFILE_ID]));
+	rec_attr_enum(&r, "state", "", tb[MRC_A_EV_PROFILE_STATE],
+		      profile_states, ARRAY_SIZE(profile_states));
+	rec_attr_u32(&r, "qps", "qps ", tb[MRC_A_EV_PROFILE_QPS]);
+	rec_attr_enum(&r, "mode", "mode ", tb[MRC_A_EV_PROFILE_MODE],
+		      ev_modes, ARRAY_SIZE(ev_modes));
+	rec_attr_u32(&r, "count", "count ", tb[MRC_A_EV_PROFILE_COUNT]);
+	rec_attr_u32(&r, "min_active", "min_active ",
+		     tb[MRC_A_EV_PROFILE_MIN_ACTIVE]);
+	rec_ev_events(&r, tb[MRC_A_EV_EVENT_MASK]);
+	rec_emit(c, &r);
+	return MNL_CB_OK;
+}
+
+/* EVENTS: "none", or event names joined by commas */
+static uint32_t parse_ev_events(const char *cmd, const char *s)
+{
+	uint32_t m = 0, i;
+	size_t len;
+
+	if (!strcmp(s, "none"))
+		return 0;
+	for (;;) {
+		len = strcspn(s, ",");
+		for (i = 0; i < ARRAY_SIZE(ev_events); i++)
+			if (strlen(ev_events[i].name) == len &&
+			    !strncmp(s, ev_events[i].name, len))
+				break;
+		if (i == ARRAY_SIZE(ev_events))
+			die_usage("%s: invalid events \"%s\" (none, or good and assumed_bad joined by commas)",
+				  cmd, s);
+		m |= ev_events[i].bit;
+		if (!s[len])
+			return m;
+		s += len + 1;
+	}
+}
+
+/*
+ * ev profile set dev DEV id N [ state STATE ] [ mode auto ] [ count N ]
+ * [ min_active N ] [ events EVENTS ]
+ */
+static int ev_profile_set(struct ctx *c, int argc, char **argv)
+{
+	static const char cmd[] = "ev profile set";
+	struct arg dev = { .key = "dev", .type = ARG_DEV };
+	struct arg id = { .key = "id", .type = ARG_STR };
+	struct arg state = { .key = "state", .type = ARG_STR };
+	struct arg mode = { .key = "mode", .type = ARG_STR };
+	struct arg count = { .key = "count", .type = ARG_U32, .min = 1,
+			     .max = MRC_MAX_EVS };
+	struct arg min_active = { .key = "min_active", .type = ARG_U32,
+				  .min = 1, .max = MRC_MAX_EVS };
+	struct arg events = { .key = "events", .type = ARG_STR };
+	struct arg *args[] = { &dev, &id, &state, &mode, &count, &min_active,
+			       &events, NULL };
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint32_t st = 0, mask = 0;
+	struct nlmsghdr *nlh;
+	uint64_t pid;
+
+	parse_args(cmd, args, argc, argv);
+	parse_need(cmd, &dev);
+	parse_need(cmd, &id);
+	if (mode.set && strcmp(mode.str, "auto"))
+		die_usage("%s: invalid mode \"%s\" (auto)", cmd, mode.str);
+	if (!state.set && !mode.set && !count.set && !min_active.set &&
+	    !events.set)
+		die_usage("%s: nothing to set", cmd);
+	pid = parse_profile_id(cmd, &id);
+	if (state.set)
+		st = parse_profile_state(cmd, &state);
+	if (events.set)
+		mask = parse_ev_events(cmd, events.str);
+	nl_open(c);
+	nlh = nl_msg(c, buf, MRC_CMD_EV_PROFILE_SET, 0, MRC_A_EV_DEV_NAME,
+		     dev.str);
+	mnl_attr_put_u64(nlh, MRC_A_EV_PROFILE_ID, pid);
+	if (state.set)
+		mnl_attr_put_u32(nlh, MRC_A_EV_PROFILE_STATE, st);
+	if (mode.set)
+		mnl_attr_put_u32(nlh, MRC_A_EV_PROFILE_MODE,
+				 MRC_EV_PROFILE_MODE_AUTO);
+	if (count.set)
+		mnl_attr_put_u32(nlh, MRC_A_EV_PROFILE_COUNT, count.u32);
+	if (min_active.set)
+		mnl_attr_put_u32(nlh, MRC_A_EV_PROFILE_MIN_ACTIVE,
+				 min_active.u32);
+	if (events.set)
+		mnl_attr_put_u32(nlh, MRC_A_EV_EVENT_MASK, mask);
+	return nl_request(c, nlh, dev.str);
+}
+
+/* ev profile { show | set } ... */
+int ev_profile(struct ctx *c, int argc, char **argv)
+{
+	static const struct profile_kind kind = {
+		.cmd = "ev profile show", .get = MRC_CMD_EV_PROFILE_GET,
+		.dev_name = MRC_A_EV_DEV_NAME, .id = MRC_A_EV_PROFILE_ID,
+	};
+
+	if (!argc || !strcmp(argv[0], "show") || !strcmp(argv[0], "list"))
+		return profile_show(c, &kind, cb_ev_profile, argc ? argc - 1 : 0,
+				    argv + !!argc);
+	if (!strcmp(argv[0], "set"))
+		return ev_profile_set(c, argc - 1, argv + 1);
+	die_usage("ev profile: unknown command \"%s\"", argv[0]);
 }

@@ -65,6 +65,8 @@ static void usage(FILE *f)
 	      "mrcctl path del dev DEV peer ADDR [ plane N [ usid CONTAINER | srh SEGS | remote ADDR ] ]\n"
 	      "mrcctl ev show dev DEV qpn N\n"
 	      "mrcctl ev { deny | allow } dev DEV qpn N index I\n"
+	      "mrcctl ev profile show [ dev DEV [ id N ] ]\n"
+	      "mrcctl ev profile set dev DEV id N [ state STATE ] [ mode auto ] [ count N ] [ min_active N ] [ events EVENTS ]\n"
 	      "mrcctl cc show [ dev DEV [ qpn N ] ]\n"
 	      "mrcctl cc set dev DEV [ algo { nscc | none } ] [ KNOB ]...\n"
 	      "mrcctl cc profile show [ dev DEV [ id N ] ]\n"
@@ -81,6 +83,7 @@ static void usage(FILE *f)
 	      "          { fi_scale | gamma | max_md_jump } N (in 1/65536) |\n"
 	      "          qa_gate N | disable_qa { 0 | 1 } }\n"
 	      "STATE := { init | offline | online }\n"
+	      "EVENTS := { none | EVENT[,EVENT] }   EVENT := { good | assumed_bad }\n"
 	      "\n"
 	      "DEV is an mrc RDMA device, IFNAME an Ethernet netdev, ADDR an IPv6\n"
 	      "address, CONTAINER an SRv6 uSID container (block, then 16-bit uSIDs,\n"
@@ -105,6 +108,13 @@ static void usage(FILE *f)
 	      "(which start as the device's); an online profile goes only offline,\n"
 	      "and not while QPs use it; init forgets it. A QP's owner binds it to\n"
 	      "an online profile before it starts (libmrc: MRC_QP_CC_PROFILE_ID).\n"
+	      "ev profile set changes one of the EV profiles the device keeps for\n"
+	      "its controller (at most 16, mode auto: a QP bound to one builds its\n"
+	      "EV set from its peer's path set with count N rotation slots, and\n"
+	      "min_active of them stay usable whatever losses say): init -> offline\n"
+	      "needs mode and count, offline -> online min_active and events (the\n"
+	      "state changes its QPs report as the profile's); the rest as for cc\n"
+	      "profiles (libmrc: MRC_QP_EV_PROFILE_ID).\n"
 	      "See mrcctl(8).\n"
 	      "\n"
 	      "Devices are created and removed with rdma(8):\n"
@@ -133,7 +143,7 @@ static const struct cmd path_cmds[] = {
 
 static const struct cmd ev_cmds[] = {
 	{ "show", ev_show }, { "list", ev_show }, { "deny", ev_deny },
-	{ "allow", ev_allow }, {}
+	{ "allow", ev_allow }, { "profile", ev_profile }, {}
 };
 
 static const struct cmd cc_cmds[] = {

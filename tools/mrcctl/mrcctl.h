@@ -82,6 +82,20 @@ void parse_need(const char *cmd, const struct arg *a);
 void parse_alias(const char *cmd, struct arg *a, const struct arg *alias);
 const char *parse_opt_dev(const char *cmd, int argc, char **argv);
 
+/* ---- profile.c: what cc profile and ev profile share ------------------ */
+
+extern const char *const profile_states[3];
+uint64_t parse_profile_id(const char *cmd, const struct arg *id);
+uint32_t parse_profile_state(const char *cmd, const struct arg *state);
+
+/* the requests and attributes of one kind of profile */
+struct profile_kind {
+	const char *cmd;	/* "KIND profile show" */
+	uint8_t get;		/* its get command */
+	uint16_t dev_name;	/* its attributes */
+	uint16_t id;
+};
+
 /* ---- rec.c: records, printed as a line, a JSON object or a table row -- */
 
 #define REC_FIELDS	24
@@ -182,6 +196,8 @@ void plane_ntf_rec(struct rec *r, const struct nlattr **tb);
 int cc_show(struct ctx *c, int argc, char **argv);
 int cc_set(struct ctx *c, int argc, char **argv);
 int cc_profile(struct ctx *c, int argc, char **argv);
+int profile_show(struct ctx *c, const struct profile_kind *k, mnl_cb_t cb,
+		 int argc, char **argv);
 
 /* ---- path.c --------------------------------------------------------- */
 
@@ -208,6 +224,7 @@ void path_ntf_rec(struct rec *r, const struct nlattr **tb);
 int ev_show(struct ctx *c, int argc, char **argv);
 int ev_deny(struct ctx *c, int argc, char **argv);
 int ev_allow(struct ctx *c, int argc, char **argv);
+int ev_profile(struct ctx *c, int argc, char **argv);
 void ev_ntf_rec(struct rec *r, const struct nlattr **tb);
 
 /* ---- stats.c, monitor.c, fabric.c ----------------------------------- */
