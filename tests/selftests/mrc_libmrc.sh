@@ -42,7 +42,7 @@ cleanup() {
 	rm -rf "$LOGS"
 }
 trap cleanup EXIT
-ktap_header 13
+ktap_header 16
 for f in "$BW" "$EVS" "$LIB/tests/mrc_api_test"; do
 	[ -x "$f" ] || ktap_info "$f is missing: build libmrc first (make, or make -C tools/lib/mrc)"
 done
@@ -118,6 +118,11 @@ bound_sweep() {
 		env MRC_QP_CC_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S "$3" -s "$3" \
 		-n "$4" -w 0 "$IP_B"
 }
+bound_ev_sweep() {
+	TAG=$1 pair "$BW" -d "$DEV_B" -g "$GID_B" -S "$3" -s "$3" -n "$4" -w 2 -- \
+		env MRC_QP_EV_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S "$3" -s "$3" \
+		-n "$4" -w 2 "$IP_B"
+}
 check "mrc_write_bw bound to cc profile 7: 64 KiB x $ITERS, every byte checked" \
 	bound_sweep cp. 7 65536 "$ITERS"
 check "cc profile 7: no QP uses it after the sweep; offline, then forgotten" \
@@ -131,6 +136,27 @@ check "the client said why" grep -q "mrc_modify_qp to INIT: Invalid argument" "$
 
 # -- EV events: a T1 switch of plane 1 is dead when a sweep starts; the
 # QP's EVs of the paths through it lose packets and go ASSUMED_BAD
+# an EV profile of 8 EVs (the device gives 128) whose events are
+# ASSUMED_BAD only: the client below is bound to it
+check "ev profile 9 on h1: offline (auto, 8 EVs), then online (min_active 2, assumed_bad)" \
+	bash -c "'$TOPO_MRCCTL' -n '$NS_A' ev profile set dev '$DEV_A' id 9 state offline mode auto count 8 &&
+		'$TOPO_MRCCTL' -n '$NS_A' ev profile set dev '$DEV_A' id 9 state online min_active 2 events assumed_bad &&
+		'$TOPO_MRCCTL' -n '$NS_A' -j ev profile show dev '$DEV_A' id 9 |
+		jq -e '.[0].state == \"online\" and .[0].count == 8 and .[0].min_active == 2 and .[0].events == \"assumed_bad\"'"
+# the EV set of h1's RC QP, once it has one
+ev_set_of_client() {
+	local q i
+	for ((i = 0; i < 600; i++)); do
+		q=$(rc_qpn)
+		if [ -n "$q" ] && A -j ev show dev "$DEV_A" qpn "$q" >"$LOGS/evset" 2>/dev/null &&
+			jq -e 'length > 0' "$LOGS/evset" >/dev/null 2>&1; then
+			return 0
+		fi
+		nap 0.1
+	done
+	return 1
+}
+
 T1="t1-p1-1"
 ip netns exec "$NS_A" timeout -k 5 "$TMO" stdbuf -oL "$EVS" -d "$DEV_A" -c 1 \
 	-t "$TMO" >"$LOGS/events" 2>&1 &
@@ -138,13 +164,24 @@ evpid=$!
 check "mrc_ev_events: an EV event CQ on h1" \
 	wait_for "$(tmo 30)" grep -q '^ready' "$LOGS/events"
 fabric_link_down "t0-p1-0:$T1" && fabric_link_down "t0-p1-1:$T1"
-check "mrc_write_bw: 64 KiB x $((ITERS * 4)) with T1 $T1 dead, every byte checked" \
-	sweep ft. $((64 << 10)) $((64 << 10)) $((ITERS * 4))
+ev_set_of_client &
+setpid=$!
+check "mrc_write_bw bound to ev profile 9: 64 KiB x $((ITERS * 4)) with T1 $T1 dead, every byte checked" \
+	bound_ev_sweep ft. 9 $((64 << 10)) $((ITERS * 4))
+wait "$setpid"
+check "the bound QP's EV set: the profile's 8 rotation slots (2 a plane), not the device's 128" \
+	bash -c "jq -e '[.[] | select(.slot != null)] | length == 8' '$LOGS/evset' ||
+		{ cat '$LOGS/evset'; false; }"
 wait "$evpid"
 rc=$?
 evpid=''
-check "mrc_ev_events: the dead T1 reported: an EV of port 2 (plane 1) ASSUMED_BAD" \
-	bash -c "[ $rc = 0 ] && grep -Eq 'port 2 .*state ASSUMED_BAD' '$LOGS/events' ||
+check "mrc_ev_events: the dead T1 reported as profile 9's: an EV of port 2 (plane 1) ASSUMED_BAD" \
+	bash -c "[ $rc = 0 ] && grep -Eq '^profile 0x9 port 2 .*state ASSUMED_BAD' '$LOGS/events' ||
 		{ cat '$LOGS/events'; false; }"
+check "ev profile 9: no QP bound after the sweep; offline, then forgotten" \
+	bash -c "'$TOPO_MRCCTL' -n '$NS_A' -j ev profile show dev '$DEV_A' id 9 | jq -e '.[0].qps == 0' &&
+		'$TOPO_MRCCTL' -n '$NS_A' ev profile set dev '$DEV_A' id 9 state offline &&
+		'$TOPO_MRCCTL' -n '$NS_A' ev profile set dev '$DEV_A' id 9 state init &&
+		! '$TOPO_MRCCTL' -n '$NS_A' ev profile show dev '$DEV_A' id 9"
 fabric_link_up "t0-p1-0:$T1" && fabric_link_up "t0-p1-1:$T1"
 ktap_finish

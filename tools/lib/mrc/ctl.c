@@ -11,11 +11,13 @@
  * every change.
  *
  * CC profiles live in the kernel (cc-profile-set, at most
- * MRC_MAX_CC_PROFILES a device, ids not 0); the API's states are the
- * kernel's. What mrc does not have yet fails as the API wants for a
- * feature a device lacks, and mrc_ctl_query_device says so: no EV format
- * or EV profiles (ev_max_profiles 0: every such call is EINVAL), no
- * endpoint operations (ENOTSUP), no port admin state (ports are ENABLED).
+ * MRC_MAX_CC_PROFILES a device, ids not 0), and so do EV profiles
+ * (ctl_ev.c); the API's states are the kernel's. What mrc does not have
+ * yet fails as the API wants for a feature a device lacks, and
+ * mrc_ctl_query_device says so: no EV format profiles
+ * (ev_max_fmt_profiles 0: every such call is EINVAL), EV profiles in AUTO
+ * mode only, no endpoint operations (ENOTSUP), no port admin state (ports
+ * are ENABLED).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -181,9 +183,14 @@ static int ctl_device_query(struct ibv_context *context,
 		return -1;
 	memset(a, 0, sizeof(*a));
 	a->mrc_ctl_protocol_version = MRC_CTL_PROTOCOL_VERSION_1;
-	/* EVs are the device's (mrcctl dev set ev_count), made per QP */
+	/* EVs are made per QP, as many as its EV profile or the device says */
+	a->ev.ev_max_profiles = MRC_MAX_EV_PROFILES;
+	a->ev.ev_max_count_profile = MRC_MAX_EVS;
+	a->ev.ev_max_count = MRC_MAX_EV_PROFILES * MRC_MAX_EVS;
+	a->ev.ev_free_count = a->ev.ev_max_count - mrc_ctl_ev_counted(context);
 	a->ev.ev_count_align = 1;
 	a->ev.ev_max_width = MRC_EV_BITS;
+	a->ev.ev_mode_mask = MRC_CTL_EV_MODE_AUTO;
 	a->cc.cc_max_profiles = MRC_MAX_CC_PROFILES;
 	a->cc.algorithms = cc_algorithms;
 	/* port N is plane N - 1 */
@@ -278,7 +285,7 @@ int mrc_ctl_modify_port(struct mrc_context *context, uint8_t port_num,
 
 /* ---- profiles ---------------------------------------------------------- */
 
-/* a profile call of a kind mrc has none of (EV format, EV): EINVAL */
+/* a call on EV format profiles, which mrc has none of: EINVAL */
 static int no_profiles(struct mrc_context *ctx, const void *attr)
 {
 	if (mrc_ctl_claim(ctx))
@@ -301,24 +308,6 @@ int mrc_ctl_query_ev_fmt_profile(struct mrc_context *mrc_ctx,
 				 uint64_t ev_fmt_profile_id,
 				 struct mrc_ctl_ev_fmt_profile_attr *attr,
 				 int attr_mask)
-{
-	return no_profiles(mrc_ctx, attr);
-}
-
-LIBMRC_EXPORT
-int mrc_ctl_modify_ev_profile(struct mrc_context *mrc_ctx,
-			      uint64_t ev_profile_id,
-			      struct mrc_ctl_ev_profile_attr *attr,
-			      int attr_mask)
-{
-	return no_profiles(mrc_ctx, attr);
-}
-
-LIBMRC_EXPORT
-int mrc_ctl_query_ev_profile(struct mrc_context *mrc_ctx,
-			     uint64_t ev_profile_id,
-			     struct mrc_ctl_ev_profile_attr *attr,
-			     int attr_mask)
 {
 	return no_profiles(mrc_ctx, attr);
 }
@@ -442,11 +431,6 @@ struct cc_profile_reply {
 	struct mrc_ctl_cc_nscc_cfg cfg;
 };
 
-static uint32_t attr_u32(const struct nlattr *a)
-{
-	return mrcnl_attr_ok(a, MNL_TYPE_U32) ? mnl_attr_get_u32(a) : 0;
-}
-
 static int cb_cc_profile(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[MRC_A_CC_MAX + 1] = {};
@@ -454,23 +438,23 @@ static int cb_cc_profile(const struct nlmsghdr *nlh, void *data)
 	struct mrc_ctl_cc_nscc_cfg *c = &r->cfg;
 
 	mrcnl_attrs(nlh, tb, MRC_A_CC_MAX);
-	r->state = attr_u32(tb[MRC_A_CC_PROFILE_STATE]);
-	r->nscc = attr_u32(tb[MRC_A_CC_ALGO]) == MRC_CC_ALGO_NSCC;
+	r->state = mrcnl_u32(tb[MRC_A_CC_PROFILE_STATE]);
+	r->nscc = mrcnl_u32(tb[MRC_A_CC_ALGO]) == MRC_CC_ALGO_NSCC;
 	r->has_knobs = !!tb[MRC_A_CC_MAX_CWND];
 	if (mrcnl_attr_ok(tb[MRC_A_CC_DISABLE_QA], MNL_TYPE_U8))
 		c->disable_qa = mnl_attr_get_u8(tb[MRC_A_CC_DISABLE_QA]);
-	c->adjust_bytes_threshold = attr_u32(tb[MRC_A_CC_ADJUST_BYTES_THRESHOLD]);
-	c->adjust_period_threshold = attr_u32(tb[MRC_A_CC_ADJUST_PERIOD_THRESHOLD]);
-	c->base_rtt = attr_u32(tb[MRC_A_CC_BASE_RTT]);
-	c->eta = attr_u32(tb[MRC_A_CC_ETA]);
-	c->fi = attr_u32(tb[MRC_A_CC_FI]);
-	c->fi_scale = attr_u32(tb[MRC_A_CC_FI_SCALE]) / 65536.0f;
-	c->gamma = attr_u32(tb[MRC_A_CC_GAMMA]) / 65536.0f;
-	c->max_md_jump = attr_u32(tb[MRC_A_CC_MAX_MD_JUMP]) / 65536.0f;
-	c->max_cwnd = attr_u32(tb[MRC_A_CC_MAX_CWND]);
-	c->qa_gate = attr_u32(tb[MRC_A_CC_QA_GATE]);
-	c->qa_threshold = attr_u32(tb[MRC_A_CC_QA_THRESHOLD]);
-	c->target_delay = attr_u32(tb[MRC_A_CC_TARGET_DELAY]);
+	c->adjust_bytes_threshold = mrcnl_u32(tb[MRC_A_CC_ADJUST_BYTES_THRESHOLD]);
+	c->adjust_period_threshold = mrcnl_u32(tb[MRC_A_CC_ADJUST_PERIOD_THRESHOLD]);
+	c->base_rtt = mrcnl_u32(tb[MRC_A_CC_BASE_RTT]);
+	c->eta = mrcnl_u32(tb[MRC_A_CC_ETA]);
+	c->fi = mrcnl_u32(tb[MRC_A_CC_FI]);
+	c->fi_scale = mrcnl_u32(tb[MRC_A_CC_FI_SCALE]) / 65536.0f;
+	c->gamma = mrcnl_u32(tb[MRC_A_CC_GAMMA]) / 65536.0f;
+	c->max_md_jump = mrcnl_u32(tb[MRC_A_CC_MAX_MD_JUMP]) / 65536.0f;
+	c->max_cwnd = mrcnl_u32(tb[MRC_A_CC_MAX_CWND]);
+	c->qa_gate = mrcnl_u32(tb[MRC_A_CC_QA_GATE]);
+	c->qa_threshold = mrcnl_u32(tb[MRC_A_CC_QA_THRESHOLD]);
+	c->target_delay = mrcnl_u32(tb[MRC_A_CC_TARGET_DELAY]);
 	return MNL_CB_OK;
 }
 

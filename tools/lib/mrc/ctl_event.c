@@ -4,8 +4,9 @@
  *
  * mrc keeps an EV's health per QP; each change between GOOD and
  * ASSUMED_BAD of an EV of the device is one event, the EV's 32-bit value
- * in its first four bytes (network order) and the port of its plane. The
- * device's EVs are one set (profile id 0: mrc has no EV profiles yet). The
+ * in its first four bytes (network order) and the port of its plane. A
+ * QP bound to an EV profile reports its changes as the profile's, those
+ * its event mask wants; the others' are profile 0's, all of them. The
  * socket's buffer is the CQ's queue: when it overruns, the next event
  * says so with a drop_count of 1 (mrc counts no precise drops).
  */
@@ -105,7 +106,7 @@ static int cb_ev(const struct nlmsghdr *nlh, void *data)
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
 	struct ev_out *o = data;
 	struct mrc_ctl_ev_event e = {};
-	uint32_t state, old, value, plane;
+	uint32_t state, old, value, plane, mask;
 
 	if (nlh->nlmsg_type != o->cq->evq->nl.family ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*g) ||
@@ -119,13 +120,21 @@ static int cb_ev(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	state = ev_state(tb[MRC_A_EV_STATE]);
 	old = ev_state(tb[MRC_A_EV_OLD_STATE]);
-	/* the changes an event mask can ask for: into GOOD or ASSUMED_BAD */
-	if (state == old ||
-	    !(state & (MRC_CTL_EV_GOOD | MRC_CTL_EV_ASSUMED_BAD)))
+	/*
+	 * the changes an event mask can ask for: into GOOD or ASSUMED_BAD;
+	 * a bound QP's are its profile's, if its mask wants them
+	 */
+	mask = MRC_CTL_EV_GOOD | MRC_CTL_EV_ASSUMED_BAD;
+	if (tb[MRC_A_EV_PROFILE_ID]) {
+		e.profile_id = mrcnl_attr_uint(tb[MRC_A_EV_PROFILE_ID]);
+		mask = mrcnl_u32(tb[MRC_A_EV_EVENT_MASK]);
+		mask = (mask & MRC_EV_EVENT_GOOD ? MRC_CTL_EV_GOOD : 0) |
+		       (mask & MRC_EV_EVENT_ASSUMED_BAD ? MRC_CTL_EV_ASSUMED_BAD : 0);
+	}
+	if (state == old || !(state & mask))
 		return MNL_CB_OK;
 	value = mnl_attr_get_u32(tb[MRC_A_EV_VALUE]);
 	plane = mnl_attr_get_u32(tb[MRC_A_EV_PLANE]);
-	e.profile_id = 0;
 	e.ev.val[0] = value >> 24;
 	e.ev.val[1] = value >> 16;
 	e.ev.val[2] = value >> 8;

@@ -143,4 +143,7 @@ int mrc_ev_cq_fd(struct mrc_cq *cq);
 int mrc_ctl_claim(struct mrc_context *ctx);
 int mrc_ctl_open(struct mrc_context *ctx, struct mrcnl *nl);
 
+/* ctl_ev.c */
+uint32_t mrc_ctl_ev_counted(struct ibv_context *context);
+
 #endif /* LIBMRC_H */

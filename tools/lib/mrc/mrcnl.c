@@ -42,6 +42,12 @@ bool mrcnl_attr_ok(const struct nlattr *a, enum mnl_attr_data_type type)
 	return a && mnl_attr_validate(a, type) >= 0;
 }
 
+/* a u32 attribute's value; 0 if absent or not a u32 */
+uint32_t mrcnl_u32(const struct nlattr *a)
+{
+	return mrcnl_attr_ok(a, MNL_TYPE_U32) ? mnl_attr_get_u32(a) : 0;
+}
+
 /* the extack message of an NLMSG_ERROR or NLMSG_DONE, TLVs after @off */
 static void extack_keep(struct mrcnl *nl, const struct nlmsghdr *nlh,
 			unsigned int off)

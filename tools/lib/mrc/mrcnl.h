@@ -59,5 +59,6 @@ void mrcnl_attrs(const struct nlmsghdr *nlh, const struct nlattr **tb,
 /* NLA_UINT: 4 or 8 bytes */
 uint64_t mrcnl_attr_uint(const struct nlattr *a);
 bool mrcnl_attr_ok(const struct nlattr *a, enum mnl_attr_data_type type);
+uint32_t mrcnl_u32(const struct nlattr *a);
 
 #endif /* MRCNL_H */

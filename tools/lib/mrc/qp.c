@@ -333,9 +333,6 @@ static int mrc_attr_check(struct mrc_qp *qp, enum ibv_qp_state state,
 		return EINVAL;
 	if ((mask & MRC_QP_VENDOR_CFG) && !mrc_vendor_cfg_empty(m->vendor_cfg))
 		return EINVAL;
-	/* 0: the device's own EV set; mrc has no EV profiles yet */
-	if ((mask & MRC_QP_EV_PROFILE_ID) && m->profile.ev_profile_id)
-		return EINVAL;
 	return 0;
 }
 
@@ -433,31 +430,41 @@ static void ib_attr_record(struct mrc_qp *qp, const struct ibv_qp_attr *given,
 }
 
 /*
- * The QP's CC profile, by mrc's own uverbs method on the device's command
- * fd (rdma/mrc-abi.h): the kernel checks that the profile is online and
- * the QP not started, and the QP's handle proves it is ours. 0: the
- * device's own profile. Returns the error number.
+ * The QP's profiles that @mask names (CC, EV), by mrc's own uverbs method
+ * on the device's command fd (rdma/mrc-abi.h): the kernel checks that
+ * each is online and the QP not started, and binds all or none; the QP's
+ * handle proves it is ours. Id 0: none (the device's). Returns the error
+ * number.
  */
-static int qp_bind_cc(struct mrc_qp *qp, uint64_t id)
+static int qp_bind(struct mrc_qp *qp, int mask, const struct mrc_qp_attr *m)
 {
 	struct {
 		struct ib_uverbs_ioctl_hdr hdr;
-		struct ib_uverbs_attr attr[2];
+		struct ib_uverbs_attr attr[3];
 	} req = {};
+	struct ib_uverbs_attr *a = req.attr;
 
-	req.hdr.length = sizeof(req);
 	req.hdr.object_id = UVERBS_OBJECT_QP;
 	req.hdr.method_id = MRC_IB_METHOD_QP_BIND_PROFILES;
-	req.hdr.num_attrs = 2;
 	req.hdr.driver_id = RDMA_DRIVER_RXE;
-	req.attr[0].attr_id = MRC_IB_ATTR_BIND_QP_HANDLE;
-	req.attr[0].flags = UVERBS_ATTR_F_MANDATORY;
-	req.attr[0].data = qp->vqp->handle;
+	a->attr_id = MRC_IB_ATTR_BIND_QP_HANDLE;
+	a->flags = UVERBS_ATTR_F_MANDATORY;
+	a++->data = qp->vqp->handle;
 	/* a value of 8 bytes or less travels in the attribute itself */
-	req.attr[1].attr_id = MRC_IB_ATTR_BIND_CC_PROFILE_ID;
-	req.attr[1].flags = UVERBS_ATTR_F_MANDATORY;
-	req.attr[1].len = sizeof(id);
-	req.attr[1].data = id;
+	if (mask & MRC_QP_CC_PROFILE_ID) {
+		a->attr_id = MRC_IB_ATTR_BIND_CC_PROFILE_ID;
+		a->flags = UVERBS_ATTR_F_MANDATORY;
+		a->len = sizeof(m->profile.cc_profile_id);
+		a++->data = m->profile.cc_profile_id;
+	}
+	if (mask & MRC_QP_EV_PROFILE_ID) {
+		a->attr_id = MRC_IB_ATTR_BIND_EV_PROFILE_ID;
+		a->flags = UVERBS_ATTR_F_MANDATORY;
+		a->len = sizeof(m->profile.ev_profile_id);
+		a++->data = m->profile.ev_profile_id;
+	}
+	req.hdr.num_attrs = a - req.attr;
+	req.hdr.length = sizeof(req.hdr) + req.hdr.num_attrs * sizeof(*a);
 	return ioctl(qp->ctx->vctx->cmd_fd, RDMA_VERBS_IOCTL, &req) ? errno : 0;
 }
 
@@ -467,7 +474,7 @@ int mrc_modify_qp(struct mrc_qp *qp, struct ibv_qp_attr *vattr, int vattr_mask,
 {
 	enum ibv_qp_state state;
 	struct ibv_qp_attr v = {};
-	int vmask = vattr_mask, err;
+	int vmask = vattr_mask, bind, err;
 
 	if (!qp || (vattr_mask && !vattr) || (vattr_mask & IBV_ATTR_REFUSED))
 		return EINVAL;
@@ -486,13 +493,13 @@ int mrc_modify_qp(struct mrc_qp *qp, struct ibv_qp_attr *vattr, int vattr_mask,
 		vmask &= ~IBV_QP_RNR_RETRY;
 	if ((vmask & IBV_QP_MIN_RNR_TIMER) && state != IBV_QPS_RTR)
 		vmask &= ~IBV_QP_MIN_RNR_TIMER;
-	if ((mrc_attr_mask & MRC_QP_CC_PROFILE_ID) &&
-	    qp_bind_cc(qp, mrc_attr->profile.cc_profile_id))
+	bind = mrc_attr_mask & (MRC_QP_CC_PROFILE_ID | MRC_QP_EV_PROFILE_ID);
+	if (bind && qp_bind(qp, bind, mrc_attr))
 		return EINVAL;		/* no such profile online */
 	err = ibv_modify_qp(qp->vqp, &v, vmask);
 	if (err) {
-		if (mrc_attr_mask & MRC_QP_CC_PROFILE_ID)
-			qp_bind_cc(qp, qp->attr.profile.cc_profile_id);
+		if (bind)
+			qp_bind(qp, bind, &qp->attr);
 		return err;
 	}
 	mrc_attr_apply(qp, mrc_attr, mrc_attr_mask);

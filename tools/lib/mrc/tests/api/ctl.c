@@ -21,7 +21,6 @@ static uint8_t absent_port(const struct env *e)
 void t_ctl(struct env *e)
 {
 	struct mrc_ctl_ev_fmt_profile_attr fa = {};
-	struct mrc_ctl_ev_profile_attr pa = {};
 	struct mrc_ctl_cc_profile_attr cca = {};
 	struct mrc_ctl_port_attr port;
 	struct mrc_ctl_ev_event evs[8];
@@ -77,8 +76,8 @@ void t_ctl(struct env *e)
 	       "mrc_ctl_query_port 1: still ENABLED");
 
 	/*
-	 * No EV format or EV profiles on mrc: every such call is EINVAL;
-	 * CC profile calls for id 0 (the device's own) or with bad arguments
+	 * No EV format profiles on mrc: every such call is EINVAL; CC profile
+	 * calls for id 0 (the device's own) or with bad arguments
 	 */
 	fa.profile_state = MRC_CTL_PROFILE_OFFLINE;
 	fa.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
@@ -89,17 +88,6 @@ void t_ctl(struct env *e)
 	T_ERRNO(mrc_ctl_query_ev_fmt_profile(e->ctx, 1, &fa,
 					     MRC_CTL_EV_FMT_PROFILE_CUR_STATE),
 		EINVAL, "mrc_ctl_query_ev_fmt_profile: EINVAL");
-	pa.profile_state = MRC_CTL_PROFILE_OFFLINE;
-	pa.ev_mode = MRC_CTL_EV_MODE_AUTO;
-	pa.ev_count = 16;
-	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, 1, &pa,
-					  MRC_CTL_EV_PROFILE_STATE |
-					  MRC_CTL_EV_PROFILE_MODE |
-					  MRC_CTL_EV_PROFILE_COUNT), EINVAL,
-		"mrc_ctl_modify_ev_profile: EINVAL");
-	T_ERRNO(mrc_ctl_query_ev_profile(e->ctx, 0, &pa,
-					 MRC_CTL_EV_PROFILE_CUR_STATE), EINVAL,
-		"mrc_ctl_query_ev_profile of id 0: EINVAL");
 	cca.profile_state = MRC_CTL_PROFILE_OFFLINE;
 	cca.algorithm = MRC_CTL_CC_ALGO_UET_NSCC;
 	T_ERRNO(mrc_ctl_modify_cc_profile(e->ctx, 0, &cca,

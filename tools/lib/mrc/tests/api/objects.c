@@ -110,9 +110,10 @@ void t_device(struct env *e)
 		       ca.opt_attr);
 		T_TRUE(!(ca.opt_attr & MRC_CTL_OPT_CAP_EP_OP_EV_PROBE),
 		       "mrc_ctl_query_device: opt_attr has no EP_OP_EV_PROBE");
-		T_TRUE(ca.ev.ev_max_profiles == 0 &&
+		T_TRUE(ca.ev.ev_max_profiles == 16 &&
+		       ca.ev.ev_mode_mask == MRC_CTL_EV_MODE_AUTO &&
 		       ca.ev.ev_max_fmt_profiles == 0,
-		       "mrc_ctl_query_device: no EV (format) profiles");
+		       "mrc_ctl_query_device: EV profiles (AUTO), no EV format profiles");
 		T_TRUE(ca.mrc_ctl_protocol_version & MRC_CTL_PROTOCOL_VERSION_1,
 		       "mrc_ctl_query_device: controller protocol version 1");
 	}
