@@ -217,12 +217,8 @@ static int cb_cc_profile(const struct nlmsghdr *nlh, void *data)
 	nl_attrs(nlh, tb, MRC_A_CC_MAX);
 	if (!rec_dev(c, &r, tb[MRC_A_CC_DEV_NAME], NULL))
 		return MNL_CB_OK;
-	if (tb[MRC_A_CC_PROFILE_ID])
-		rec_num(&r, "id", "profile ", NULL,
-			nl_attr_uint(tb[MRC_A_CC_PROFILE_ID]));
-	rec_attr_enum(&r, "state", "", tb[MRC_A_CC_PROFILE_STATE],
-		      profile_states, ARRAY_SIZE(profile_states));
-	rec_attr_u32(&r, "qps", "qps ", tb[MRC_A_CC_PROFILE_QPS]);
+	rec_profile(&r, tb, MRC_A_CC_PROFILE_ID, MRC_A_CC_PROFILE_STATE,
+		    MRC_A_CC_PROFILE_QPS);
 	rec_algo_knobs(&r, tb);
 	rec_emit(c, &r);
 	return MNL_CB_OK;

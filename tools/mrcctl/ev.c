@@ -196,12 +196,8 @@ static int cb_ev_profile(const struct nlmsghdr *nlh, void *data)
 	nl_attrs(nlh, tb, MRC_A_EV_MAX);
 	if (!rec_dev(c, &r, tb[MRC_A_EV_DEV_NAME], NULL))
 		return MNL_CB_OK;
-	if (tb[MRC_A_EV_PROFILE_ID])
-		rec_num(&r, "id", "profile ", NULL,
-			nl_attr_uint(tb[MRC_A_EV_PROFILE_ID]));
-	rec_attr_enum(&r, "state", "", tb[MRC_A_EV_PROFILE_STATE],
-		      profile_states, ARRAY_SIZE(profile_states));
-	rec_attr_u32(&r, "qps", "qps ", tb[MRC_A_EV_PROFILE_QPS]);
+	rec_profile(&r, tb, MRC_A_EV_PROFILE_ID, MRC_A_EV_PROFILE_STATE,
+		    MRC_A_EV_PROFILE_QPS);
 	rec_attr_enum(&r, "mode", "mode ", tb[MRC_A_EV_PROFILE_MODE],
 		      ev_modes, ARRAY_SIZE(ev_modes));
 	rec_attr_u32(&r, "count", "count ", tb[MRC_A_EV_PROFILE_COUNT]);

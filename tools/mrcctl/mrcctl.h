@@ -198,6 +198,8 @@ int cc_set(struct ctx *c, int argc, char **argv);
 int cc_profile(struct ctx *c, int argc, char **argv);
 int profile_show(struct ctx *c, const struct profile_kind *k, mnl_cb_t cb,
 		 int argc, char **argv);
+void rec_profile(struct rec *r, const struct nlattr **tb, int id, int state,
+		 int qps);
 
 /* ---- path.c --------------------------------------------------------- */
 

@@ -60,3 +60,14 @@ int profile_show(struct ctx *c, const struct profile_kind *k, mnl_cb_t cb,
 		mnl_attr_put_u64(nlh, k->id, parse_profile_id(k->cmd, &id));
 	return nl_show(c, nlh, cb, dev.str ? dev.str : k->cmd);
 }
+
+/* a profile's id, state and QPs: "profile N STATE qps Q" */
+void rec_profile(struct rec *r, const struct nlattr **tb, int id, int state,
+		 int qps)
+{
+	if (tb[id])
+		rec_num(r, "id", "profile ", NULL, nl_attr_uint(tb[id]));
+	rec_attr_enum(r, "state", "", tb[state], profile_states,
+		      ARRAY_SIZE(profile_states));
+	rec_attr_u32(r, "qps", "qps ", tb[qps]);
+}
