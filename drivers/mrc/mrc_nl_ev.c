@@ -84,6 +84,102 @@ static int copy_evs(struct mrc_dev *mdev, u32 qpn, struct mrc_ev *out,
 	return 0;
 }
 
+/*
+ * The EV profile a request names by profile-id, with the EV value and
+ * plane it asks about, for the EVs of every QP bound to it; cfg_lock held
+ * while the caller walks them, so that the profile stays the one named.
+ */
+static struct mrc_profile *req_profile_ev(struct mrc_dev *mdev,
+					  const struct genl_info *info,
+					  struct netlink_ext_ack *extack,
+					  u32 *value, u32 *plane)
+{
+	struct nlattr **a = info->attrs;
+	struct mrc_ev_profile *pf;
+	u64 id;
+
+	lockdep_assert_held(&mdev->cfg_lock);
+	if (!a[MRC_A_EV_PROFILE_ID] || !a[MRC_A_EV_VALUE] || !a[MRC_A_EV_PLANE]) {
+		NL_SET_ERR_MSG(extack, "QP number, or EV profile id, value and plane, required");
+		return ERR_PTR(-EINVAL);
+	}
+	id = nla_get_uint(a[MRC_A_EV_PROFILE_ID]);
+	*value = nla_get_u32(a[MRC_A_EV_VALUE]);
+	*plane = nla_get_u32(a[MRC_A_EV_PLANE]);
+	pf = id ? mrc_ev_profile_find(mdev, id) : NULL;
+	if (!pf) {
+		NL_SET_ERR_MSG_FMT(extack, "EV profile %llu is in init", id);
+		return ERR_PTR(-ENOENT);
+	}
+	return &pf->hdr;
+}
+
+/*
+ * The next RC QP from *@qpn on that is bound to @pf (referenced:
+ * mrc_qp_put()), or NULL; *@qpn is its number
+ */
+static struct mrc_qp *next_bound_qp(struct mrc_dev *mdev,
+				    const struct mrc_profile *pf,
+				    unsigned long *qpn)
+{
+	struct mrc_qp *qp;
+	void *entry;
+
+	xa_for_each_start(&mdev->qp_xa, *qpn, entry, *qpn) {
+		qp = mrc_qp_get(mdev, *qpn);
+		if (!qp)
+			continue;
+		if (READ_ONCE(qp->ev_profile) == pf)
+			return qp;
+		mrc_qp_put(qp);
+	}
+	return NULL;
+}
+
+/* the index of EV @value on @plane in @qp's set, or -1; qp->lock held */
+static int find_ev(struct mrc_qp *qp, u32 value, u32 plane)
+{
+	struct mrc_ev *e = mrc_evset_find(qp->evs, value);
+
+	return e && e->plane == plane ? e - qp->evs->ev : -1;
+}
+
+/* ev-get of a profile: the EV of that value and plane of each bound QP */
+static int dump_profile_ev(struct sk_buff *skb, struct netlink_callback *cb,
+			   struct mrc_dev *mdev)
+{
+	const struct genl_info *info = genl_info_dump(cb);
+	struct mrc_nl_dump_pos *pos = (void *)cb->ctx;
+	unsigned long qpn = pos->obj;
+	struct mrc_profile *pf;
+	struct mrc_qp *qp;
+	u32 value, plane;
+	struct mrc_ev e;
+	int i, err = 0;
+
+	mutex_lock(&mdev->cfg_lock);
+	pf = req_profile_ev(mdev, info, cb->extack, &value, &plane);
+	if (IS_ERR(pf)) {
+		err = PTR_ERR(pf);
+		goto out;
+	}
+	while (!err && (qp = next_bound_qp(mdev, pf, &qpn))) {
+		spin_lock_bh(&qp->lock);
+		i = find_ev(qp, value, plane);
+		if (i >= 0)
+			e = qp->evs->ev[i];
+		spin_unlock_bh(&qp->lock);
+		if (i >= 0)
+			err = fill_ev(skb, mdev, qpn, i, &e, info);
+		mrc_qp_put(qp);
+		if (!err)
+			pos->obj = ++qpn;
+	}
+out:
+	mutex_unlock(&mdev->cfg_lock);
+	return err;
+}
+
 int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_info *info = genl_info_dump(cb);
@@ -97,9 +193,8 @@ int mrc_nl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 				     MRC_A_EV_DEV_NAME);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	err = -EINVAL;
 	if (!info->attrs[MRC_A_EV_QPN]) {
-		NL_SET_ERR_MSG(cb->extack, "QP number required");
+		err = dump_profile_ev(skb, cb, mdev);
 		goto out;
 	}
 	qpn = nla_get_u32(info->attrs[MRC_A_EV_QPN]);
@@ -119,10 +214,47 @@ out:
 	return err == -EMSGSIZE && skb->len ? skb->len : err;
 }
 
+/* ev-set of a profile: @sig to the EV of that value and plane of each bound QP */
+static int set_profile_ev(struct mrc_dev *mdev, struct genl_info *info,
+			  enum mrc_ev_sig sig)
+{
+	unsigned long qpn = 0;
+	struct mrc_profile *pf;
+	struct mrc_qp *qp;
+	u32 value, plane;
+	int i, n = 0;
+
+	mutex_lock(&mdev->cfg_lock);
+	pf = req_profile_ev(mdev, info, info->extack, &value, &plane);
+	if (IS_ERR(pf)) {
+		mutex_unlock(&mdev->cfg_lock);
+		return PTR_ERR(pf);
+	}
+	for (; (qp = next_bound_qp(mdev, pf, &qpn)); qpn++) {
+		spin_lock_bh(&qp->lock);
+		i = find_ev(qp, value, plane);
+		if (i >= 0) {
+			mrc_sched_signal(qp, i, sig);
+			n++;
+		}
+		spin_unlock_bh(&qp->lock);
+		mrc_qp_put(qp);
+	}
+	mutex_unlock(&mdev->cfg_lock);
+	if (!n) {
+		NL_SET_ERR_MSG_FMT(info->extack,
+				   "no QP bound to the profile has EV 0x%08x on plane %u",
+				   value, plane);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* The operator denies an EV (DENIED) or allows it again (GOOD) */
 int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
+	enum mrc_ev_sig sig;
 	struct mrc_dev *mdev;
 	struct mrc_qp *qp;
 	u32 idx, state;
@@ -131,14 +263,10 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	mdev = mrc_nl_admin_dev(skb, info, MRC_A_EV_DEV_INDEX, MRC_A_EV_DEV_NAME);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_EV_QPN) ||
-	    GENL_REQ_ATTR_CHECK(info, MRC_A_EV_INDEX) ||
-	    GENL_REQ_ATTR_CHECK(info, MRC_A_EV_STATE)) {
-		NL_SET_ERR_MSG(info->extack, "QP number, EV index and state required");
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_EV_STATE)) {
 		err = -EINVAL;
 		goto put;
 	}
-	idx = nla_get_u32(a[MRC_A_EV_INDEX]);
 	state = nla_get_u32(a[MRC_A_EV_STATE]);
 	if (state != MRC_EV_STATE_DENIED && state != MRC_EV_STATE_GOOD) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[MRC_A_EV_STATE],
@@ -146,6 +274,17 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto put;
 	}
+	sig = state == MRC_EV_STATE_DENIED ? MRC_EV_SIG_DENY : MRC_EV_SIG_ALLOW;
+	if (!a[MRC_A_EV_QPN]) {
+		err = set_profile_ev(mdev, info, sig);
+		goto put;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_EV_INDEX)) {
+		NL_SET_ERR_MSG(info->extack, "QP number, EV index and state required");
+		err = -EINVAL;
+		goto put;
+	}
+	idx = nla_get_u32(a[MRC_A_EV_INDEX]);
 	qp = mrc_nl_rc_qp(mdev, nla_get_u32(a[MRC_A_EV_QPN]), info->extack);
 	if (!qp) {
 		err = -ENOENT;
@@ -159,8 +298,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, a[MRC_A_EV_INDEX], "no such EV in the QP's set");
 		err = -ENOENT;
 	} else {
-		mrc_sched_signal(qp, idx, state == MRC_EV_STATE_DENIED ?
-				 MRC_EV_SIG_DENY : MRC_EV_SIG_ALLOW);
+		mrc_sched_signal(qp, idx, sig);
 	}
 	spin_unlock_bh(&qp->lock);
 	mrc_qp_put(qp);

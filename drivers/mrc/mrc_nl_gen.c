@@ -86,19 +86,25 @@ static const struct nla_policy mrc_path_del_nl_policy[MRC_A_PATH_SEGS + 1] = {
 };
 
 /* MRC_CMD_EV_GET - dump */
-static const struct nla_policy mrc_ev_get_nl_policy[MRC_A_EV_QPN + 1] = {
+static const struct nla_policy mrc_ev_get_nl_policy[MRC_A_EV_PROFILE_ID + 1] = {
 	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_EV_QPN] = { .type = NLA_U32, },
+	[MRC_A_EV_PROFILE_ID] = { .type = NLA_UINT, },
+	[MRC_A_EV_VALUE] = { .type = NLA_U32, },
+	[MRC_A_EV_PLANE] = { .type = NLA_U32, },
 };
 
 /* MRC_CMD_EV_SET - do */
-static const struct nla_policy mrc_ev_set_nl_policy[MRC_A_EV_STATE + 1] = {
+static const struct nla_policy mrc_ev_set_nl_policy[MRC_A_EV_PROFILE_ID + 1] = {
 	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_EV_QPN] = { .type = NLA_U32, },
 	[MRC_A_EV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_EV_STATE] = NLA_POLICY_MAX(NLA_U32, 3),
+	[MRC_A_EV_PROFILE_ID] = { .type = NLA_UINT, },
+	[MRC_A_EV_VALUE] = { .type = NLA_U32, },
+	[MRC_A_EV_PLANE] = { .type = NLA_U32, },
 };
 
 /* MRC_CMD_PLANE_SET - do */
@@ -276,14 +282,14 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.cmd		= MRC_CMD_EV_GET,
 		.dumpit		= mrc_nl_ev_get_dumpit,
 		.policy		= mrc_ev_get_nl_policy,
-		.maxattr	= MRC_A_EV_QPN,
+		.maxattr	= MRC_A_EV_PROFILE_ID,
 		.flags		= GENL_CMD_CAP_DUMP,
 	},
 	{
 		.cmd		= MRC_CMD_EV_SET,
 		.doit		= mrc_nl_ev_set_doit,
 		.policy		= mrc_ev_set_nl_policy,
-		.maxattr	= MRC_A_EV_STATE,
+		.maxattr	= MRC_A_EV_PROFILE_ID,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{

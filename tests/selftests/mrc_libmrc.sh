@@ -42,7 +42,7 @@ cleanup() {
 	rm -rf "$LOGS"
 }
 trap cleanup EXIT
-ktap_header 16
+ktap_header 17
 for f in "$BW" "$EVS" "$LIB/tests/mrc_api_test"; do
 	[ -x "$f" ] || ktap_info "$f is missing: build libmrc first (make, or make -C tools/lib/mrc)"
 done
@@ -158,7 +158,7 @@ ev_set_of_client() {
 }
 
 T1="t1-p1-1"
-ip netns exec "$NS_A" timeout -k 5 "$TMO" stdbuf -oL "$EVS" -d "$DEV_A" -c 1 \
+ip netns exec "$NS_A" timeout -k 5 "$TMO" stdbuf -oL "$EVS" -d "$DEV_A" -c 1 -D \
 	-t "$TMO" >"$LOGS/events" 2>&1 &
 evpid=$!
 check "mrc_ev_events: an EV event CQ on h1" \
@@ -177,6 +177,9 @@ rc=$?
 evpid=''
 check "mrc_ev_events: the dead T1 reported as profile 9's: an EV of port 2 (plane 1) ASSUMED_BAD" \
 	bash -c "[ $rc = 0 ] && grep -Eq '^profile 0x9 port 2 .*state ASSUMED_BAD' '$LOGS/events' ||
+		{ cat '$LOGS/events'; false; }"
+check "mrc_ev_events -D: that EV denied in profile 9 (MODIFY_EV_STATE), and read back DENIED" \
+	bash -c "grep -Eq '^denied profile 0x9 port 2 ev 0x[0-9a-f]{8} state DENIED' '$LOGS/events' ||
 		{ cat '$LOGS/events'; false; }"
 check "ev profile 9: no QP bound after the sweep; offline, then forgotten" \
 	bash -c "'$TOPO_MRCCTL' -n '$NS_A' -j ev profile show dev '$DEV_A' id 9 | jq -e '.[0].qps == 0' &&

@@ -4,12 +4,15 @@
  * through the OCP MRC controller API (mrc_ctl.h): an EV event CQ, waited on
  * through a completion channel, or polled with -P.
  *
- *   mrc_ev_events -d DEV [-c COUNT] [-t SECONDS] [-P]
+ *   mrc_ev_events -d DEV [-c COUNT] [-t SECONDS] [-P] [-D]
  *
  * One line an event:
  *   profile 0x<id> port <n> ev 0x<first 4 bytes, big-endian> state <s> drop_count <n>
  * and "ready" on its own line first, once the CQ exists, so that a script
- * knows when to start the traffic whose events it wants.
+ * knows when to start the traffic whose events it wants. With -D, an EV
+ * of a profile that goes ASSUMED_BAD is denied for good (MODIFY_EV_STATE)
+ * and its state read back (QUERY_EV_STATE):
+ *   denied profile 0x<id> port <n> ev 0x<...> state <s>
  *
  * The controller API is for the node's controller: CAP_NET_ADMIN.
  */
@@ -53,7 +56,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s -d DEV [-c COUNT] [-t SECONDS] [-P]\n"
+		"Usage: %s -d DEV [-c COUNT] [-t SECONDS] [-P] [-D]\n"
 		"\n"
 		"Print the EV state change events of MRC device DEV, one line each.\n"
 		"\n"
@@ -62,6 +65,8 @@ static void usage(FILE *f)
 		"  -t, --timeout=SECONDS stop after SECONDS (default: never)\n"
 		"  -P, --poll            poll the CQ every %d ms rather than wait on\n"
 		"                        a completion channel\n"
+		"  -D, --deny            deny each EV of a profile that goes\n"
+		"                        ASSUMED_BAD, and print its state then\n"
 		"  -h, --help            this text\n"
 		"\n"
 		"Exit status: 0 COUNT events seen (or, without -c, interrupted),\n"
@@ -127,6 +132,15 @@ static void print_event(const struct mrc_ctl_ev_event *e)
 	       state_str(state), e->drop_count);
 }
 
+static bool is_bad(const struct mrc_ctl_ev_event *e)
+{
+#if MRC_CTL_API_VER_USED >= MRC_CTL_API_VER(1, 0, 1)
+	return e->state == MRC_CTL_EV_ASSUMED_BAD;
+#else
+	return false;
+#endif
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -135,9 +149,42 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * The controller's answer to an EV gone bad: deny it in its profile, so
+ * that no QP bound to it uses it again, whatever probes say; then read
+ * its state back. 0, or -1 on error.
+ */
+static int deny_ev(struct mrc_context *mctx, const struct mrc_ctl_ev_event *e)
+{
+	struct mrc_ctl_ev_op_entry ent = { .ev = e->ev, .state = MRC_CTL_EV_DENIED };
+	struct mrc_ctl_ev_profile_attr a = {
+		.ev_op = { .op = MRC_CTL_EV_OP_MODIFY_EV_STATE, .entries = &ent,
+			   .entry_count = 1 },
+	};
+
+	if (mrc_ctl_modify_ev_profile(mctx, e->profile_id, &a,
+				      MRC_CTL_EV_PROFILE_EV_OP)) {
+		fprintf(stderr, "%s: mrc_ctl_modify_ev_profile (deny): %s\n",
+			PROG, strerror(errno));
+		return -1;
+	}
+	ent.state = 0;
+	a.ev_op.op = MRC_CTL_EV_OP_QUERY_EV_STATE;
+	if (mrc_ctl_query_ev_profile(mctx, e->profile_id, &a,
+				     MRC_CTL_EV_PROFILE_EV_OP)) {
+		fprintf(stderr, "%s: mrc_ctl_query_ev_profile (state): %s\n",
+			PROG, strerror(errno));
+		return -1;
+	}
+	printf("denied profile 0x%llx port %u ev 0x%02x%02x%02x%02x state %s\n",
+	       (unsigned long long)e->profile_id, e->ev.port, e->ev.val[0],
+	       e->ev.val[1], e->ev.val[2], e->ev.val[3], state_str(ent.state));
+	return 0;
+}
+
 /* every event waiting in @cq printed; -1 on error, else how many */
-static long drain(struct mrc_cq *cq, unsigned long long want,
-		  unsigned long long *seen)
+static long drain(struct mrc_context *mctx, struct mrc_cq *cq, bool deny,
+		  unsigned long long want, unsigned long long *seen)
 {
 	struct mrc_ctl_ev_event ev[POLL_BATCH];
 	long total = 0;
@@ -153,6 +200,9 @@ static long drain(struct mrc_cq *cq, unsigned long long want,
 		}
 		for (i = 0; i < n && (!want || *seen < want); i++) {
 			print_event(&ev[i]);
+			if (deny && ev[i].profile_id && is_bad(&ev[i]) &&
+			    deny_ev(mctx, &ev[i]))
+				return -1;
 			++*seen;
 			total++;
 		}
@@ -181,12 +231,13 @@ int main(int argc, char **argv)
 		{ "count",	required_argument, NULL, 'c' },
 		{ "timeout",	required_argument, NULL, 't' },
 		{ "poll",	no_argument,	   NULL, 'P' },
+		{ "deny",	no_argument,	   NULL, 'D' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *devname = NULL;
 	unsigned long long want = 0, secs = 0, seen = 0;
-	bool use_poll = false;
+	bool use_poll = false, deny = false;
 	struct ibv_device **devs = NULL;
 	struct ibv_context *ibv = NULL;
 	struct mrc_ctl_device_attr attr = { 0 };
@@ -201,7 +252,7 @@ int main(int argc, char **argv)
 	double deadline = 0;
 	int c, i, n = 0, fd = -1, rc = EXIT_RUNTIME, err;
 
-	while ((c = getopt_long(argc, argv, "d:c:t:Ph", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:c:t:PDh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			devname = optarg;
@@ -216,6 +267,9 @@ int main(int argc, char **argv)
 			break;
 		case 'P':
 			use_poll = true;
+			break;
+		case 'D':
+			deny = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -334,7 +388,7 @@ int main(int argc, char **argv)
 		void *cq_ctx;
 		int r, wait;
 
-		if (drain(cq, want, &seen) < 0)
+		if (drain(mctx, cq, deny, want, &seen) < 0)
 			goto out;
 		if (want && seen >= want) {
 			rc = EXIT_DONE;

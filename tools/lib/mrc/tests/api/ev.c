@@ -85,6 +85,38 @@ static void ev_profile_misuse(struct env *e)
 		"an unknown mask bit: EINVAL");
 }
 
+/* EV states of an online profile none of whose QPs has the EV */
+static void ev_state_ops(struct env *e)
+{
+	struct mrc_ctl_ev_op_entry ent = { .ev.val = { 0xc0, 0, 1, 2 },
+					   .ev.port = 1,
+					   .state = MRC_CTL_EV_DENIED };
+	struct mrc_ctl_ev_profile_attr a = {
+		.ev_op = { .op = MRC_CTL_EV_OP_MODIFY_EV_STATE, .entries = &ent,
+			   .entry_count = 1 },
+	};
+
+	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, MRC_CTL_EV_PROFILE_EV_OP),
+		ENOENT, "MODIFY_EV_STATE of an EV no bound QP has: ENOENT");
+	a.ev_op.op = MRC_CTL_EV_OP_QUERY_EV_STATE;
+	T_ERRNO(mrc_ctl_query_ev_profile(e->ctx, EVP, &a, MRC_CTL_EV_PROFILE_EV_OP),
+		ENOENT, "QUERY_EV_STATE of it: ENOENT");
+	a.ev_op.op = MRC_CTL_EV_OP_MODIFY_EV_STATE;
+	ent.state = MRC_CTL_EV_ASSUMED_BAD;
+	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, MRC_CTL_EV_PROFILE_EV_OP),
+		EINVAL, "MODIFY_EV_STATE to ASSUMED_BAD (only DENIED or GOOD): EINVAL");
+	ent.state = MRC_CTL_EV_GOOD;
+	ent.ev.port = 17;
+	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, MRC_CTL_EV_PROFILE_EV_OP),
+		ENOENT, "MODIFY_EV_STATE of an EV of port 17: ENOENT");
+	a.ev_op.entries = NULL;
+	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, MRC_CTL_EV_PROFILE_EV_OP),
+		EINVAL, "an EV op with NULL entries: EINVAL");
+	a.ev_op.entry_count = 0;
+	T_RC(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, MRC_CTL_EV_PROFILE_EV_OP), 0,
+	     "an EV op of no entries");
+}
+
 void t_ev_profiles(struct env *e)
 {
 	struct mrc_ctl_ev_profile_attr q = {};
@@ -139,6 +171,7 @@ void t_ev_profiles(struct env *e)
 	       q.profile_state == MRC_CTL_PROFILE_ONLINE && q.ev_min_active == 4 &&
 	       q.ev_event_mask == MRC_CTL_EV_ASSUMED_BAD,
 	       "query: ONLINE, min_active 4, events ASSUMED_BAD");
+	ev_state_ops(e);
 	T_ERRNO(evp_set(e, EVP, 0, 16, 0, 0, MRC_CTL_EV_PROFILE_COUNT), EINVAL,
 		"an ONLINE profile's count does not change: EINVAL");
 	T_ERRNO(evp_set(e, EVP, 0, 0, 0, MRC_CTL_EV_GOOD,
