@@ -79,8 +79,13 @@ EXPORT_SYMBOL_IF_KUNIT(mrc_cc_profile_apply);
 /* the profile of id @id, or NULL; id 0: a free slot; cfg_lock held */
 struct mrc_cc_profile *mrc_cc_profile_find(struct mrc_dev *mdev, u64 id)
 {
+	u32 i;
+
 	lockdep_assert_held(&mdev->cfg_lock);
-	return mrc_profile_find(mdev->cc_profiles, id);
+	for (i = 0; i < ARRAY_SIZE(mdev->cc_profiles); i++)
+		if (mdev->cc_profiles[i].hdr.id == id)
+			return &mdev->cc_profiles[i];
+	return NULL;
 }
 
 /**

@@ -88,8 +88,13 @@ EXPORT_SYMBOL_IF_KUNIT(mrc_ev_profile_apply);
 /* the profile of id @id, or NULL; id 0: a free slot; cfg_lock held */
 struct mrc_ev_profile *mrc_ev_profile_find(struct mrc_dev *mdev, u64 id)
 {
+	u32 i;
+
 	lockdep_assert_held(&mdev->cfg_lock);
-	return mrc_profile_find(mdev->ev_profiles, id);
+	for (i = 0; i < ARRAY_SIZE(mdev->ev_profiles); i++)
+		if (mdev->ev_profiles[i].hdr.id == id)
+			return &mdev->ev_profiles[i];
+	return NULL;
 }
 
 /**

@@ -20,28 +20,6 @@ struct mrc_profile {
 	atomic_t qps;		/* RC QPs bound to it */
 };
 
-/* the entry of table @tab (profiles with a member hdr) named @id, or NULL */
-#define mrc_profile_find(tab, id)					\
-({									\
-	typeof(&(tab)[0]) __pf = NULL;					\
-	u32 __i;							\
-									\
-	for (__i = 0; __i < ARRAY_SIZE(tab); __i++)			\
-		if ((tab)[__i].hdr.id == (id)) {			\
-			__pf = &(tab)[__i];				\
-			break;						\
-		}							\
-	__pf;								\
-})
-
-/* profile @pf (typed, or NULL) as a QP binds it by @id (mrc_profile_online()) */
-#define mrc_profile_lookup(pf, id, out)					\
-({									\
-	typeof(pf) __p = (pf);						\
-									\
-	mrc_profile_online(__p ? &__p->hdr : NULL, id, out);		\
-})
-
 int mrc_profile_online(struct mrc_profile *pf, u64 id,
 		       struct mrc_profile **out);
 void mrc_profile_bind(struct mrc_profile **slot, struct mrc_profile *pf);

@@ -23,6 +23,21 @@ static int bind_id(struct uverbs_attr_bundle *attrs, u16 attr, u64 *id)
 	return err ?: 1;
 }
 
+/* the online profile of id @id a QP binds (id 0: none); cfg_lock held */
+static int cc_online(struct mrc_dev *mdev, u64 id, struct mrc_profile **out)
+{
+	struct mrc_cc_profile *pf = mrc_cc_profile_find(mdev, id);
+
+	return mrc_profile_online(pf ? &pf->hdr : NULL, id, out);
+}
+
+static int ev_online(struct mrc_dev *mdev, u64 id, struct mrc_profile **out)
+{
+	struct mrc_ev_profile *pf = mrc_ev_profile_find(mdev, id);
+
+	return mrc_profile_online(pf ? &pf->hdr : NULL, id, out);
+}
+
 static int UVERBS_HANDLER(MRC_IB_METHOD_QP_BIND_PROFILES)(struct uverbs_attr_bundle *attrs)
 {
 	struct ib_qp *ibqp = uverbs_attr_get_obj(attrs, MRC_IB_ATTR_BIND_QP_HANDLE);
@@ -52,11 +67,9 @@ static int UVERBS_HANDLER(MRC_IB_METHOD_QP_BIND_PROFILES)(struct uverbs_attr_bun
 	if (state != IB_QPS_RESET && state != IB_QPS_INIT)
 		return -EINVAL;
 	mutex_lock(&mdev->cfg_lock);
-	err = has_cc ? mrc_profile_lookup(mrc_cc_profile_find(mdev, cc_id),
-					  cc_id, &cc) : 0;
+	err = has_cc ? cc_online(mdev, cc_id, &cc) : 0;
 	if (!err && has_ev)
-		err = mrc_profile_lookup(mrc_ev_profile_find(mdev, ev_id),
-					 ev_id, &ev);
+		err = ev_online(mdev, ev_id, &ev);
 	if (!err && has_cc)
 		mrc_profile_bind(&qp->cc_profile, cc);
 	if (!err && has_ev)
