@@ -168,6 +168,12 @@ static inline void mrc_plane_count(struct mrc_plane *plane,
 	this_cpu_add(plane->stats->c[c], n);
 }
 
+/* Whether @mdev has plane @id (any context; the answer may change) */
+static inline bool mrc_plane_exists(struct mrc_dev *mdev, u32 id)
+{
+	return id < MRC_MAX_PLANES && rcu_access_pointer(mdev->planes[id]);
+}
+
 /* Device counters, shown by `rdma statistic show link DEV/1` */
 enum mrc_counter {
 	MRC_CNT_TX_PKTS,
@@ -784,7 +790,7 @@ void mrc_cc_profile_copy(struct mrc_qp *qp, bool *on, struct mrc_cc_params *p);
 /* mrc_uapi.c: mrc's own uverbs methods (include/uapi/rdma/mrc-abi.h) */
 extern const struct uapi_definition mrc_uapi_defs[];
 
-/* mrc_netlink.c, mrc_nl_cc.c */
+/* mrc_netlink.c, mrc_nl_cc.c, mrc_nl_plane.c */
 struct genl_info;
 struct netlink_callback;
 /* puts @mdev's object of a get request in @skb */
