@@ -26,6 +26,15 @@ static int put_allow(struct sk_buff *skb, const struct mrc_allow *a)
 	return 0;
 }
 
+/* Up, or why not: the operator's admin down first, then the netdev's */
+static u32 plane_state(struct mrc_dev *mdev, const struct mrc_plane *plane)
+{
+	if (READ_ONCE(mdev->planes_up) & BIT(plane->id))
+		return MRC_PLANE_STATE_UP;
+	return READ_ONCE(plane->admin_down) ? MRC_PLANE_STATE_ADMIN_DOWN :
+					      MRC_PLANE_STATE_DOWN;
+}
+
 static int put_plane(struct sk_buff *skb, struct mrc_dev *mdev, u32 id)
 {
 	struct mrc_plane_stats st;
@@ -41,9 +50,12 @@ static int put_plane(struct sk_buff *skb, struct mrc_dev *mdev, u32 id)
 	if (plane) {		/* a removed plane is reported without these */
 		mrc_plane_stats(plane, &st);
 		if (nla_put_u32(skb, MRC_A_PLANE_IFINDEX, plane->ndev->ifindex) ||
-		    nla_put_u32(skb, MRC_A_PLANE_STATE,
-				READ_ONCE(mdev->planes_up) & BIT(id) ?
-				MRC_PLANE_STATE_UP : MRC_PLANE_STATE_DOWN) ||
+		    nla_put_u32(skb, MRC_A_PLANE_STATE, plane_state(mdev, plane)) ||
+		    nla_put_u32(skb, MRC_A_PLANE_ADMIN,
+				READ_ONCE(plane->admin_down) ?
+				MRC_PLANE_ADMIN_DOWN : MRC_PLANE_ADMIN_UP) ||
+		    nla_put_uint(skb, MRC_A_PLANE_RX_ADMIN_DROPS,
+				 st.c[MRC_PCNT_ADMIN_DROPS]) ||
 		    nla_put_uint(skb, MRC_A_PLANE_TX_PACKETS, st.c[MRC_PCNT_TX_PKTS]) ||
 		    nla_put_uint(skb, MRC_A_PLANE_TX_BYTES, st.c[MRC_PCNT_TX_BYTES]) ||
 		    nla_put_uint(skb, MRC_A_PLANE_RX_PACKETS, st.c[MRC_PCNT_RX_PKTS]) ||
@@ -115,6 +127,7 @@ out:
 	ib_device_put(&mdev->ib_dev);
 	return err;
 }
+
 static int dump_planes(struct sk_buff *skb, struct mrc_dev *mdev,
 		       struct netlink_callback *cb)
 {
@@ -211,12 +224,19 @@ int mrc_nl_plane_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* The request's allow prefixes replace the plane's (none: any source) */
+/*
+ * The request's allow prefixes replace the plane's (none: any source);
+ * with admin, it sets the plane's admin state, and a request with admin
+ * and no allow leaves the prefixes as they are. Either both change or
+ * neither does.
+ */
 int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mrc_dev *mdev = mrc_nl_admin_dev(skb, info, MRC_A_PLANE_DEV_INDEX,
 					 MRC_A_PLANE_DEV_NAME);
+	struct nlattr *admin = info->attrs[MRC_A_PLANE_ADMIN];
 	struct mrc_prefix *p = NULL;
+	bool up = true, allow;
 	struct nlattr *a;
 	int err, rem;
 	u32 id, n = 0;
@@ -243,8 +263,16 @@ int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 		p[n].len = ((u8 *)nla_data(a))[sizeof(p[n].addr)];
 		n++;
 	}
+	allow = n || !admin;
+	if (admin)
+		up = nla_get_u32(admin) == MRC_PLANE_ADMIN_UP;
 	rtnl_lock();
-	err = mrc_plane_set_allow(mdev, id, p, n, info->extack);
+	err = admin ? mrc_plane_check_admin(mdev, id, up, info->extack) : 0;
+	if (!err && allow)
+		err = mrc_plane_set_allow(mdev, id, p, n, info->extack);
+	/* checked above: it cannot fail now, so the prefixes stay set */
+	if (!err && admin)
+		err = mrc_plane_set_admin(mdev, id, up, info->extack);
 	rtnl_unlock();
 	if (!err)
 		mrc_nl_notify_plane(mdev, id, genl_info_net(info));
