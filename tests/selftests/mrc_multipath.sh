@@ -280,6 +280,8 @@ check "plane 1 admin down: nothing sent on plane 1, planes 0, 2, 3 carried it" \
 	bash -c "join <(echo '$a0') <(echo '$a1') |
 		awk '\$1 == 1 ? \$3 != \$2 : \$3 <= \$2 { bad++ } END { exit bad > 0 || NR != 4 }'" ||
 	ktap_info "tx bytes before: $(echo $a0); after: $(echo $a1)"
+# what h2 sprayed at plane 1 before h1's SACKs told it: dropped, counted
+ktap_info "h1 plane 1 admin_drops: $(A -j plane show dev "$DEV_A" | jq '.[1].rx_admin_drops')"
 check "plane 0 admin down: refused, it carries the device's GIDs" \
 	bad "plane 0 carries the device's GIDs" plane set dev "$DEV_A" id 0 admin down
 A plane set dev "$DEV_A" plane 1 admin up
