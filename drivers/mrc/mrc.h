@@ -51,7 +51,8 @@
  * @stats: per-CPU counters (enum mrc_counter)
  * @planes: the planes by number; plane 0 is @ndev's. Written under RTNL,
  *	    read under RCU.
- * @planes_up: bit k set while plane k can carry packets (RTNL writes)
+ * @planes_up: bit k set while plane k can carry packets: its netdev is
+ *	       running with carrier and it is not admin down (RTNL writes)
  * @planes_fit: bit k of [m] set while plane k's netdev MTU carries packets
  *		of IB path MTU m (RTNL writes)
  * @path_mtu: the smallest path MTU of the planes: the port's active MTU
@@ -121,6 +122,7 @@ enum mrc_plane_counter {
 	MRC_PCNT_RX_BYTES,
 	MRC_PCNT_RETRANS,
 	MRC_PCNT_LOSSES,
+	MRC_PCNT_ADMIN_DROPS,		/* arrived while admin down */
 	MRC_NUM_PCOUNTERS
 };
 
@@ -138,6 +140,8 @@ struct mrc_plane_stats {
  *
  * @allow: the outer sources it takes packets from; NULL: any. Written
  *	   under RTNL, read under RCU.
+ * @admin_down: the operator took it down (never plane 0). Written under
+ *		RTNL, read with READ_ONCE by the packet paths.
  *
  * A plane is the rx_handler_data of its netdev, so a packet finds its
  * plane and device without a lookup.
@@ -149,6 +153,7 @@ struct mrc_plane {
 	u8 id;
 	struct mrc_plane_stats __percpu *stats;
 	struct mrc_allow __rcu *allow;
+	bool admin_down;
 };
 
 /* An IPv6 prefix; IPv4 ones as ::ffff:0:0/96 + their length */
@@ -168,6 +173,12 @@ static inline void mrc_plane_count(struct mrc_plane *plane,
 				   enum mrc_plane_counter c, u64 n)
 {
 	this_cpu_add(plane->stats->c[c], n);
+}
+
+/* Whether @mdev has plane @id (any context; the answer may change) */
+static inline bool mrc_plane_exists(struct mrc_dev *mdev, u32 id)
+{
+	return id < MRC_MAX_PLANES && rcu_access_pointer(mdev->planes[id]);
 }
 
 /* Device counters, shown by `rdma statistic show link DEV/1` */
@@ -761,6 +772,10 @@ int mrc_plane_set_allow(struct mrc_dev *mdev, u32 id,
 			const struct mrc_prefix *p, u32 n,
 			struct netlink_ext_ack *extack);
 bool mrc_plane_src_allowed(struct mrc_plane *plane, const struct in6_addr *src);
+int mrc_plane_check_admin(struct mrc_dev *mdev, u32 id, bool up,
+			  struct netlink_ext_ack *extack);
+int mrc_plane_set_admin(struct mrc_dev *mdev, u32 id, bool up,
+			struct netlink_ext_ack *extack);
 void mrc_plane_count_id(struct mrc_dev *mdev, u32 id, enum mrc_plane_counter c,
 			u64 n);
 bool mrc_plane_is_up(const struct net_device *ndev);
@@ -792,7 +807,7 @@ void mrc_ev_profile_shape(struct mrc_qp *qp, u32 *count, u32 *min_active);
 /* mrc_uapi.c: mrc's own uverbs methods (include/uapi/rdma/mrc-abi.h) */
 extern const struct uapi_definition mrc_uapi_defs[];
 
-/* mrc_netlink.c, mrc_nl_cc.c, mrc_nl_ev.c */
+/* mrc_netlink.c, mrc_nl_cc.c, mrc_nl_ev.c, mrc_nl_plane.c */
 struct genl_info;
 struct netlink_callback;
 /* puts @mdev's object of a get request in @skb */

@@ -334,7 +334,8 @@ static void xmit_mp(struct mrc_dev *mdev, struct mrc_pathset *ps,
 		goto drop;
 	path = ps->paths[mrc_ev_path(ev)];
 	plane = rcu_dereference(mdev->planes[path->cfg.plane]);
-	if (!plane)
+	/* built before the plane went admin down: lost, as on a carrier loss */
+	if (!plane || READ_ONCE(plane->admin_down))
 		goto drop;
 	net = dev_net(plane->ndev);
 	da = mrc_path_cfg_daddr(&path->cfg);
@@ -785,6 +786,12 @@ static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
 	if (skb->pkt_type != PACKET_HOST ||
 	    !is_ours(plane, skb, &outer, &nhlen))
 		return RX_HANDLER_PASS;
+	if (READ_ONCE(plane->admin_down)) {
+		mrc_plane_count(plane, MRC_PCNT_ADMIN_DROPS,
+				skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1);
+		kfree_skb(skb);
+		return RX_HANDLER_CONSUMED;
+	}
 	if (!src_allowed(plane, skb)) {
 		mrc_count(plane->mdev, MRC_CNT_SRC_DENIED,
 			  skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1);

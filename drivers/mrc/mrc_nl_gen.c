@@ -108,11 +108,12 @@ static const struct nla_policy mrc_ev_set_nl_policy[MRC_A_EV_PROFILE_ID + 1] = {
 };
 
 /* MRC_CMD_PLANE_SET - do */
-static const struct nla_policy mrc_plane_set_nl_policy[MRC_A_PLANE_ALLOW + 1] = {
+static const struct nla_policy mrc_plane_set_nl_policy[MRC_A_PLANE_ADMIN + 1] = {
 	[MRC_A_PLANE_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_PLANE_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_PLANE_ID] = NLA_POLICY_MAX(NLA_U32, 15),
 	[MRC_A_PLANE_ALLOW] = NLA_POLICY_EXACT_LEN(17),
+	[MRC_A_PLANE_ADMIN] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 /* MRC_CMD_CC_GET - do */
@@ -296,7 +297,7 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.cmd		= MRC_CMD_PLANE_SET,
 		.doit		= mrc_nl_plane_set_doit,
 		.policy		= mrc_plane_set_nl_policy,
-		.maxattr	= MRC_A_PLANE_ALLOW,
+		.maxattr	= MRC_A_PLANE_ADMIN,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{

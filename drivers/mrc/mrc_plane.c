@@ -13,6 +13,16 @@
  * plane addresses and, for SRv6 paths, the sources their encapsulation
  * uses); every packet's outer source is checked against them before
  * anything else looks at it.
+ *
+ * Admin state: the operator may take a plane down (plane-set admin down,
+ * the OCP MRC API's port admin state) while its netdev stays up for the
+ * host. It only clears the plane's bit in planes_up, the bit a carrier
+ * loss clears, so QPs skip its EVs, acknowledge and probe on other planes,
+ * tell their peers in their SACKs' port status and recover what was in
+ * flight on it exactly as after a carrier loss; admin up sets the bit
+ * again (if the netdev can carry packets) as a carrier coming back does.
+ * The packet paths drop what still meets an admin-down plane, so nothing
+ * is sent on it and nothing it receives is taken.
  */
 #include <kunit/visibility.h>
 #include <linux/netdevice.h>
@@ -62,7 +72,7 @@ static void set_state(struct mrc_plane *plane)
 	u16 up = mdev->planes_up & ~BIT(plane->id);
 
 	ASSERT_RTNL();
-	if (mrc_plane_is_up(plane->ndev))
+	if (mrc_plane_is_up(plane->ndev) && !plane->admin_down)
 		up |= BIT(plane->id);
 	WRITE_ONCE(mdev->planes_up, up);
 	set_mtus(mdev);
@@ -321,3 +331,61 @@ bool mrc_plane_src_allowed(struct mrc_plane *plane, const struct in6_addr *src)
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_plane_src_allowed);
+
+/**
+ * mrc_plane_check_admin() - may plane @id take admin state @up?
+ * @mdev: the device
+ * @id: plane number
+ * @up: the admin state asked for
+ * @extack: for the reason of a refusal
+ *
+ * Plane 0 cannot go admin down: it carries the device's GIDs (the node
+ * address), and the GSI QP (so the CM), UD QPs and RC QPs without a path
+ * set send only through it. Down, it would cut those off while the RDMA
+ * port still read ACTIVE; taking its netdev down is the way to take the
+ * port down, and the port state follows it.
+ *
+ * Context: RTNL held.
+ * Return: 0, -ENOENT or -EINVAL.
+ */
+int mrc_plane_check_admin(struct mrc_dev *mdev, u32 id, bool up,
+			  struct netlink_ext_ack *extack)
+{
+	ASSERT_RTNL();
+	if (id >= MRC_MAX_PLANES || !rtnl_dereference(mdev->planes[id])) {
+		NL_SET_ERR_MSG(extack, "no such plane");
+		return -ENOENT;
+	}
+	if (!id && !up) {
+		NL_SET_ERR_MSG(extack,
+			       "plane 0 carries the device's GIDs: it cannot be taken admin down");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * mrc_plane_set_admin() - take plane @id admin down, or up again
+ * @mdev: the device
+ * @id: plane number
+ * @up: the new admin state
+ * @extack: for the reason of a refusal
+ *
+ * Context: RTNL held.
+ * Return: 0, -ENOENT or -EINVAL (see mrc_plane_check_admin()).
+ */
+int mrc_plane_set_admin(struct mrc_dev *mdev, u32 id, bool up,
+			struct netlink_ext_ack *extack)
+{
+	struct mrc_plane *plane;
+	int err;
+
+	err = mrc_plane_check_admin(mdev, id, up, extack);
+	if (err)
+		return err;
+	plane = rtnl_dereference(mdev->planes[id]);
+	WRITE_ONCE(plane->admin_down, !up);
+	set_state(plane);
+	mrc_dbg(mdev, "plane %u: admin %s\n", id, up ? "up" : "down");
+	return 0;
+}

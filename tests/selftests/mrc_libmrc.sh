@@ -5,7 +5,8 @@
 #  - mrc_api_test, the library's C suite: every function of mrc.h and
 #    mrc_ctl.h, misuse included, on one mrc device (loopback QPs) and an
 #    rxe device as the device that is not MRC; in the initial namespace,
-#    as rxe in 6.12 lives there only
+#    as rxe in 6.12 lives there only; a dummy second plane for port 2's
+#    admin state
 #  - on the lab fabric (topo_fabric: 4 planes, SRv6 paths): mrc_write_bw,
 #    the library's WRITE bandwidth sweep, h1 -> h2, the server checking
 #    every byte of every size; every plane carried packets
@@ -38,6 +39,7 @@ cleanup() {
 	rdma link del "mrcl$ID" 2>/dev/null
 	rdma link del "rxel$ID" 2>/dev/null
 	ip link del "la$ID" 2>/dev/null
+	ip link del "lc$ID" 2>/dev/null
 	topo_cleanup
 	rm -rf "$LOGS"
 }
@@ -56,6 +58,9 @@ api_suite() {
 		"link set la$ID up" "link set lb$ID up" | ip -batch - || return 1
 	rdma link add "mrcl$ID" type mrc netdev "la$ID" || return 1
 	rdma link add "rxel$ID" type rxe netdev "lb$ID" || return 1
+	# a second plane, for the ports' admin state (port 2)
+	ip link add "lc$ID" type dummy && ip link set "lc$ID" up &&
+		"$TOPO_MRCCTL" plane add dev "mrcl$ID" netdev "lc$ID" id 1 || return 1
 	DEV_A=mrcl$ID DEV_B=rxel$ID NS_A='' NS_B=''
 	_topo_wait_ready 10.79.0.1 10.79.0.2 || return 1
 	out=$(timeout -k 5 "$TMO" "$LIB/tests/mrc_api_test" -d "mrcl$ID" \
@@ -70,6 +75,7 @@ ktap_info "$(grep -c '^ok' "$LOGS/api" 2>/dev/null) checks passed"
 rdma link del "mrcl$ID" 2>/dev/null
 rdma link del "rxel$ID" 2>/dev/null
 ip link del "la$ID" 2>/dev/null
+ip link del "lc$ID" 2>/dev/null
 
 fabric_start
 

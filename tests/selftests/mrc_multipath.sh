@@ -20,6 +20,9 @@
 #     measures it)
 #   - plane netdev down/up, MTU change, unregister: the plane stops and
 #     resumes, traffic goes on, nothing dangles
+#   - admin state: plane 1 admin down (its netdev up) sends nothing while
+#     rping checks every byte over the others; admin up, it carries again;
+#     plane 0 refused
 #   - bad input: clear errors, and nothing changed
 #   - mrcctl monitor: plane and path set changes are multicast
 #   - UDP/ECMP mode: path sets of plane addresses, traffic on every plane
@@ -70,7 +73,7 @@ rstats_delta() {
 plane_tx() { A -j plane show dev "$DEV_A" | jq -r '.[] | "\(.plane) \(.tx_bytes)"'; }
 path_tx() { A -j path show dev "$DEV_A" | jq -r '.[] | "\(.path) \(.tx_packets)"'; }
 
-ktap_header 39
+ktap_header 45
 t0=$SECONDS
 fabric_start
 
@@ -259,6 +262,34 @@ wait_for "$TMO" bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
 pingpong "$PP" 4096 >/dev/null
 check "p3 up: plane 3 carries traffic again" \
 	test "$(plane_tx | awk '$1 == 3 { print $2 }')" -gt "$tx3"
+
+# -- admin state: the operator takes plane 1 down at h1 alone; its netdev
+# stays up, h2 learns it from h1's SACKs
+tx_of() { plane_tx | awk -v p="$1" '$1 == p { print $2 }'; }
+A plane set dev "$DEV_A" id 1 admin down
+check "admin down: plane 1 ADMIN_DOWN, admin down (plane show, -j)" \
+	bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
+	A -j plane show dev $DEV_A | jq -e '.[1].state == \"ADMIN_DOWN\" and .[1].admin == \"down\" and
+		([.[] | select(.plane != 1) | .admin] | all(. == \"up\"))' &&
+	A plane show dev $DEV_A | grep -q ' plane 1 netdev p1 state ADMIN_DOWN admin down '"
+a0=$(plane_tx)
+n=$(by_mode 10 3)
+check "plane 1 admin down: rping -V 64 KiB x $n, every byte compared" rping_v 65535 "$n"
+a1=$(plane_tx)
+check "plane 1 admin down: nothing sent on plane 1, planes 0, 2, 3 carried it" \
+	bash -c "join <(echo '$a0') <(echo '$a1') |
+		awk '\$1 == 1 ? \$3 != \$2 : \$3 <= \$2 { bad++ } END { exit bad > 0 || NR != 4 }'" ||
+	ktap_info "tx bytes before: $(echo $a0); after: $(echo $a1)"
+# what h2 sprayed at plane 1 before h1's SACKs told it: dropped, counted
+ktap_info "h1 plane 1 admin_drops: $(A -j plane show dev "$DEV_A" | jq '.[1].rx_admin_drops')"
+check "plane 0 admin down: refused, it carries the device's GIDs" \
+	bad "plane 0 carries the device's GIDs" plane set dev "$DEV_A" id 0 admin down
+A plane set dev "$DEV_A" plane 1 admin up
+check "admin up: plane 1 UP, admin up" bash -c "$(declare -f A); NS_A=$NS_A TOPO_MRCCTL=$TOPO_MRCCTL
+	A -j plane show dev $DEV_A | jq -e '.[1].state == \"UP\" and .[1].admin == \"up\"'"
+tx1=$(tx_of 1)
+pingpong "$PP" 4096 >/dev/null
+check "admin up: plane 1 carries traffic again" test "$(tx_of 1)" -gt "$tx1"
 fabric_on h1 ip link set p2 mtu 1400
 check "MTU change on a plane: traffic goes on" pingpong "$PPS" 1024
 fabric_on h1 ip link set p2 mtu 1500

@@ -425,6 +425,8 @@ class Fuzzer:
                 out.append(('PLANE_ALLOW', socket.inet_pton(
                     socket.AF_INET6, '2001:db8:%x::' % r.randrange(4)) +
                     struct.pack('=B', r.choice([0, 48, 64, 128]))))
+            if r.random() < 0.3:
+                out.append(('PLANE_ADMIN', u32(r.choice([0, 1]))))
         elif cmd_name == 'PATH_GET':
             if r.random() < 0.5:
                 out.append(('PATH_PEER', r.choice(self.peers)))

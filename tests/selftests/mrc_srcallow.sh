@@ -17,6 +17,9 @@
 #     (unknown_qp)
 #   - the same in an outer IPv6 header, as an SRv6 path delivers them,
 #     inner from h2's node address: judged by the outer source
+#   - plane 1 admin down (plane set ... admin down): the same forged
+#     packets from h2's plane address are dropped before any other check
+#     and counted in its admin_drops; its prefixes stay
 #   - allow any: every source is taken again
 #
 # Environment: MRC_QUICK=1 (shorter transfers).
@@ -40,7 +43,7 @@ trap 'topo_cleanup
 	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_srcallow.d"
 	rm -rf "$LOGS"' EXIT
 
-ktap_header 9
+ktap_header 10
 fabric_start
 
 # counter NAME: a counter of h1's device
@@ -107,6 +110,26 @@ ktap_info "outer $OUTSIDE: rx_src_denied $d0 -> $d1, unknown_qp $u0 -> $u1; oute
 	"unknown_qp -> $(counter unknown_qp)"
 check "IPv6-in-IPv6 with outer source $OUTSIDE: dropped, counted; outer $H2P1: taken" \
 	denied_taken "${d0:-0}" "$d1" "$u0" "${u1:-0}"
+
+# -- plane 1 admin down: whatever arrives on it is dropped and counted
+# (admin_drops) before any other check; a plane-set of admin keeps the
+# prefixes
+admin_drops() { A -j plane show dev "$DEV_A" | jq '.[1].rx_admin_drops'; }
+_dropped() { [ "$(admin_drops)" -ge $(($1 + 10)) ] 2>/dev/null; }
+A plane set dev "$DEV_A" id 1 admin down
+a0=$(admin_drops) d0=$(counter rx_src_denied) u0=$(counter unknown_qp)
+netns "$NS_B" python3 "$INJECT" --qpn 0xfffff0 --count 10 --dst "$H1P1" --src "$H2P1" ack
+wait_for "$(tmo 10)" _dropped "${a0:-0}"
+sleep 1
+admin_dropped() {
+	[ "$(admin_drops)" = $(($1 + 10)) ] && moved unknown_qp "$2" 0 &&
+		moved rx_src_denied "$3" 0 &&
+		allow_is "[[\"2001:db8:0:2::/64\", \"$CM_B/128\"], [\"2001:db8:1:2::/64\"]]"
+}
+check "plane 1 admin down: 10 forged packets from $H2P1 dropped, counted in admin_drops only; prefixes kept" \
+	admin_dropped "${a0:-0}" "${u0:-0}" "${d0:-0}" ||
+	ktap_info "admin_drops $a0 -> $(admin_drops)"
+A plane set dev "$DEV_A" id 1 admin up
 
 # -- plain RoCEv2 paths (udp mode): path sets of plane addresses
 udp_paths() { # udp_paths NS DEV PEER-NODE PEER-HOST

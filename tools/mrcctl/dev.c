@@ -117,6 +117,12 @@ int dev_set(struct ctx *c, int argc, char **argv)
 static const char *const plane_states[] = {
 	[MRC_PLANE_STATE_DOWN] = "DOWN",
 	[MRC_PLANE_STATE_UP] = "UP",
+	[MRC_PLANE_STATE_ADMIN_DOWN] = "ADMIN_DOWN",
+};
+
+static const char *const plane_admins[] = {
+	[MRC_PLANE_ADMIN_DOWN] = "down",
+	[MRC_PLANE_ADMIN_UP] = "up",
 };
 
 static void rec_plane(struct rec *r, const struct nlattr **tb)
@@ -125,12 +131,16 @@ static void rec_plane(struct rec *r, const struct nlattr **tb)
 	rec_attr_ifname(r, tb[MRC_A_PLANE_IFINDEX]);
 	rec_attr_enum(r, "state", "state ", tb[MRC_A_PLANE_STATE],
 		      plane_states, ARRAY_SIZE(plane_states));
+	rec_attr_enum(r, "admin", "admin ", tb[MRC_A_PLANE_ADMIN],
+		      plane_admins, ARRAY_SIZE(plane_admins));
 	rec_traffic(r, "tx ", "tx_packets", "tx_bytes",
 		    tb[MRC_A_PLANE_TX_PACKETS], tb[MRC_A_PLANE_TX_BYTES]);
 	rec_traffic(r, "rx ", "rx_packets", "rx_bytes",
 		    tb[MRC_A_PLANE_RX_PACKETS], tb[MRC_A_PLANE_RX_BYTES]);
 	rec_attr_uint(r, "retrans", "retrans ", NULL, tb[MRC_A_PLANE_RETRANS]);
 	rec_attr_uint(r, "losses", "lost ", NULL, tb[MRC_A_PLANE_LOSSES]);
+	rec_attr_uint(r, "rx_admin_drops", "admin_drops ", NULL,
+		      tb[MRC_A_PLANE_RX_ADMIN_DROPS]);
 }
 
 /* "ADDR/LEN" of an allow attribute: IPv4 for ::ffff:0:0/96 and longer */
@@ -307,7 +317,10 @@ static void parse_prefix(const char *s, uint8_t *out)
 	out[sizeof(*a)] = len + 128 - max;
 }
 
-/* plane set dev DEV { id | plane } N allow { PREFIX[,PREFIX...] | any } */
+/*
+ * plane set dev DEV { id | plane } N [ allow { PREFIX[,PREFIX...] | any } ]
+ * [ admin { up | down } ]
+ */
 int plane_set(struct ctx *c, int argc, char **argv)
 {
 	struct arg dev = { .key = "dev", .type = ARG_DEV };
@@ -315,9 +328,11 @@ int plane_set(struct ctx *c, int argc, char **argv)
 	struct arg plane = { .key = "plane", .type = ARG_U32,
 			     .max = MRC_MAX_PLANES - 1 };
 	struct arg allow = { .key = "allow", .type = ARG_STR };
-	struct arg *args[] = { &dev, &id, &plane, &allow, NULL };
+	struct arg admin = { .key = "admin", .type = ARG_STR };
+	struct arg *args[] = { &dev, &id, &plane, &allow, &admin, NULL };
 	uint8_t p[MRC_MAX_ALLOW][sizeof(struct in6_addr) + 1];
 	char buf[MNL_SOCKET_BUFFER_SIZE], *list, *tok, *save;
+	uint32_t state = MRC_PLANE_ADMIN_UP;
 	struct nlmsghdr *nlh;
 	unsigned int n = 0, i;
 
@@ -325,8 +340,19 @@ int plane_set(struct ctx *c, int argc, char **argv)
 	parse_alias("plane set", &id, &plane);
 	parse_need("plane set", &dev);
 	parse_need("plane set", &id);
-	parse_need("plane set", &allow);
-	if (strcmp(allow.str, "any")) {
+	if (!allow.set && !admin.set)
+		die_usage("plane set: nothing to set (allow or admin)");
+	if (admin.set) {
+		if (!strcmp(admin.str, "down"))
+			state = MRC_PLANE_ADMIN_DOWN;
+		else if (strcmp(admin.str, "up"))
+			die_usage("plane set: admin is up or down, not \"%s\"",
+				  admin.str);
+	}
+	/* the kernel reads admin without prefixes as "keep them" */
+	if (admin.set && allow.set && !strcmp(allow.str, "any"))
+		die_usage("plane set: allow any and admin in two commands");
+	if (allow.set && strcmp(allow.str, "any")) {
 		list = strdup(allow.str);
 		if (!list)
 			die_usage("plane set: out of memory");
@@ -346,5 +372,7 @@ int plane_set(struct ctx *c, int argc, char **argv)
 	mnl_attr_put_u32(nlh, MRC_A_PLANE_ID, id.u32);
 	for (i = 0; i < n; i++)
 		mnl_attr_put(nlh, MRC_A_PLANE_ALLOW, sizeof(p[i]), p[i]);
+	if (admin.set)
+		mnl_attr_put_u32(nlh, MRC_A_PLANE_ADMIN, state);
 	return nl_request(c, nlh, dev.str);
 }

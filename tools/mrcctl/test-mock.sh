@@ -43,18 +43,20 @@ check "dev show -j: planes, evs" bash -c \
 	"'$MRCCTL' -j dev show mrc1 | jq -e '.[0] | .dev == \"mrc1\" and .planes == 2 and .evs == 16'"
 
 expect_lines "plane show: one line a plane, 8-byte counters" \
-"mrc0 plane 0 netdev lo state UP tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0
-mrc0 plane 1 ifindex 999999 state DOWN tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1" -- \
+"mrc0 plane 0 netdev lo state UP admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0 admin_drops 0
+mrc0 plane 1 ifindex 999999 state DOWN admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1 admin_drops 0" -- \
 	plane show dev mrc0
 check "plane show -j: keys" bash -c \
 	"'$MRCCTL' -j plane show | jq -e 'length == 4 and .[0] == {dev: \"mrc0\", plane: 0, netdev: \"lo\",
-	state: \"UP\", tx_packets: 123, tx_bytes: 5000000000, rx_packets: 12, rx_bytes: 3456,
-	retrans: 0, losses: 0}'"
+	state: \"UP\", admin: \"up\", tx_packets: 123, tx_bytes: 5000000000, rx_packets: 12,
+	rx_bytes: 3456, retrans: 0, losses: 0, rx_admin_drops: 0}'"
 sent "plane show dev: a filtered dump" "cmd=3 dump 2=mrc0" -- plane show dev mrc0
 expect_lines "plane show: a plane's source prefixes after allow, IPv4 as such" \
-"mrc1 plane 0 netdev lo state UP tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0
-mrc1 plane 1 ifindex 999999 state DOWN tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1 allow 2001:db8:1::/48,10.1.0.0/16" -- \
+"mrc1 plane 0 netdev lo state UP admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0 admin_drops 0
+mrc1 plane 1 ifindex 999999 state ADMIN_DOWN admin down tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1 admin_drops 7 allow 2001:db8:1::/48,10.1.0.0/16" -- \
 	plane show dev mrc1
+check "plane show -j: an admin-down plane" bash -c \
+	"'$MRCCTL' -j plane show dev mrc1 | jq -e '.[1].state == \"ADMIN_DOWN\" and .[1].admin == \"down\" and .[1].rx_admin_drops == 7 and .[0].admin == \"up\"'"
 check "plane show -j: allow, a list only where there is one" bash -c \
 	"'$MRCCTL' -j plane show dev mrc1 | jq -e '.[0].allow == null and .[1].allow == [\"2001:db8:1::/48\", \"10.1.0.0/16\"]'"
 sent "plane show: one dump of all" "cmd=3 dump" -- plane show
@@ -135,7 +137,16 @@ for bad in "2001:db8::/129" "10.0.0.0/33" "nonsense/8" "10.0.0.0/" "" \
 	expect "plane set allow \"${bad:0:20}\": refused, nothing sent" 2 /dev/null "plane set" -- \
 		plane set dev mrc0 id 1 allow "$bad"
 done
-expect "plane set without allow: refused" 2 /dev/null 'missing "allow"' -- plane set dev mrc0 id 1
+expect "plane set without allow or admin: refused" 2 /dev/null 'nothing to set (allow or admin)' -- \
+	plane set dev mrc0 id 1
+sent "plane set admin down: admin 0, no prefix" "cmd=14 2=mrc0 3=1 13=0" -- plane set dev mrc0 id 1 admin down
+sent "plane set admin up" "cmd=14 2=mrc0 3=1 13=1" -- plane set dev mrc0 plane 1 admin up
+sent "plane set allow and admin: both in one request" \
+	"cmd=14 2=mrc0 3=1 12=2001:db8:1::/48 13=0" -- plane set dev mrc0 id 1 allow 2001:db8:1::/48 admin down
+expect "plane set admin sideways: refused, nothing sent" 2 /dev/null 'admin is up or down, not "sideways"' -- \
+	plane set dev mrc0 id 1 admin sideways
+expect "plane set allow any with admin: refused, nothing sent" 2 /dev/null "allow any and admin in two commands" -- \
+	plane set dev mrc0 id 1 allow any admin up
 expect "plane set with id and plane: refused" 2 /dev/null "same argument" -- \
 	plane set dev mrc0 id 1 plane 1 allow any
 expect "plane add of a missing netdev: exit 1, nothing sent" 1 /dev/null \

@@ -224,11 +224,16 @@ static void plane_attrs(const char *dev, uint32_t id, uint32_t ifindex,
 	mnl_attr_put_u32(cur, MRC_A_PLANE_RX_BYTES, 3456);
 	mnl_attr_put_u32(cur, MRC_A_PLANE_RETRANS, 0);
 	mnl_attr_put_u32(cur, MRC_A_PLANE_LOSSES, id);
+	mnl_attr_put_u32(cur, MRC_A_PLANE_ADMIN,
+			 state == MRC_PLANE_STATE_ADMIN_DOWN ?
+			 MRC_PLANE_ADMIN_DOWN : MRC_PLANE_ADMIN_UP);
+	mnl_attr_put_u32(cur, MRC_A_PLANE_RX_ADMIN_DROPS,
+			 state == MRC_PLANE_STATE_ADMIN_DOWN ? 7 : 0);
 }
 
 static void put_plane(const char *dev, uint32_t id)
 {
-	/* mrc1's plane 1 allows an IPv6 and an IPv4 prefix */
+	/* mrc1's plane 1 allows an IPv6 and an IPv4 prefix, and is admin down */
 	static const uint8_t allow[2][17] = {
 		{ 0x20, 0x01, 0x0d, 0xb8, 0, 1, [16] = 48 },
 		{ [10] = 0xff, 0xff, 10, 1, [16] = 112 },
@@ -236,7 +241,8 @@ static void put_plane(const char *dev, uint32_t id)
 
 	genl_reply(MRC_CMD_PLANE_GET);
 	plane_attrs(dev, id, id ? 999999 : 1,
-		    id ? MRC_PLANE_STATE_DOWN : MRC_PLANE_STATE_UP);
+		    !id ? MRC_PLANE_STATE_UP : !strcmp(dev, "mrc1") ?
+		    MRC_PLANE_STATE_ADMIN_DOWN : MRC_PLANE_STATE_DOWN);
 	if (id && !strcmp(dev, "mrc1")) {
 		mnl_attr_put(cur, MRC_A_PLANE_ALLOW, sizeof(allow[0]), allow[0]);
 		mnl_attr_put(cur, MRC_A_PLANE_ALLOW, sizeof(allow[1]), allow[1]);

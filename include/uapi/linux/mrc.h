@@ -30,10 +30,14 @@ enum mrc_port_state {
  * @MRC_PLANE_STATE_DOWN: The netdev is down or has no carrier; its EVs are not
  *   used.
  * @MRC_PLANE_STATE_UP: The plane carries packets.
+ * @MRC_PLANE_STATE_ADMIN_DOWN: The operator took the plane down (plane-set
+ *   admin down): its EVs are not used, as when its netdev is down, and mrc
+ *   drops the packets that arrive on it (the netdev itself stays up).
  */
 enum mrc_plane_state {
 	MRC_PLANE_STATE_DOWN,
 	MRC_PLANE_STATE_UP,
+	MRC_PLANE_STATE_ADMIN_DOWN,
 };
 
 /**
@@ -135,6 +139,19 @@ enum mrc_cc_profile_state {
 	MRC_CC_PROFILE_STATE_ONLINE,
 };
 
+/**
+ * enum mrc_plane_admin - Administrative state of a plane (the OCP MRC API's
+ *   port admin state, port N being plane N - 1).
+ * @MRC_PLANE_ADMIN_DOWN: mrc sends nothing on the plane and drops what arrives
+ *   on it. Not plane 0, which carries the device's GIDs.
+ * @MRC_PLANE_ADMIN_UP: The plane is used whenever its netdev can carry
+ *   packets.
+ */
+enum mrc_plane_admin {
+	MRC_PLANE_ADMIN_DOWN,
+	MRC_PLANE_ADMIN_UP,
+};
+
 enum {
 	MRC_A_DEV_INDEX = 1,
 	MRC_A_DEV_NAME,
@@ -163,6 +180,8 @@ enum {
 	MRC_A_PLANE_RETRANS,
 	MRC_A_PLANE_LOSSES,
 	MRC_A_PLANE_ALLOW,
+	MRC_A_PLANE_ADMIN,
+	MRC_A_PLANE_RX_ADMIN_DROPS,
 
 	__MRC_A_PLANE_MAX,
 	MRC_A_PLANE_MAX = (__MRC_A_PLANE_MAX - 1)

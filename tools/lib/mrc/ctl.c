@@ -16,8 +16,8 @@
  * yet fails as the API wants for a feature a device lacks, and
  * mrc_ctl_query_device says so: no EV format profiles
  * (ev_max_fmt_profiles 0: every such call is EINVAL), EV profiles in AUTO
- * mode only, no endpoint operations (ENOTSUP), no port admin state (ports
- * are ENABLED).
+ * mode only, no endpoint operations (ENOTSUP). A port's admin state is
+ * its plane's (plane-set admin); port 1, plane 0, stays ENABLED.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -257,30 +257,100 @@ static int port_check(struct mrc_context *ctx, uint8_t port_num, int mask,
 	return 0;
 }
 
+/* the API's errors: a port gone meanwhile is a bad port; EIO for the rest */
+static int port_errno(int err)
+{
+	switch (err) {
+	case EINVAL:
+	case ENOENT:
+	case ENODEV:
+		return EINVAL;
+	case EPERM:
+		return EPERM;
+	default:
+		return EIO;
+	}
+}
+
+static int cb_port(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRC_A_PLANE_MAX + 1] = {};
+	enum mrc_ctl_port_admin_state *state = data;
+
+	mrcnl_attrs(nlh, tb, MRC_A_PLANE_MAX);
+	/* a kernel without admin states has every plane enabled */
+	if (mrcnl_attr_ok(tb[MRC_A_PLANE_ADMIN], MNL_TYPE_U32) &&
+	    mnl_attr_get_u32(tb[MRC_A_PLANE_ADMIN]) == MRC_PLANE_ADMIN_DOWN)
+		*state = MRC_CTL_PORT_ADMIN_DISABLED;
+	return MNL_CB_OK;
+}
+
+/* plane-get or plane-set (with @state) of port @port_num's plane */
+static int port_transact(struct mrc_context *ctx, uint8_t port_num,
+			 uint8_t cmd, enum mrc_ctl_port_admin_state *state)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct mrcnl nl;
+	int ret;
+
+	if (mrc_ctl_open(ctx, &nl))
+		return -1;
+	nlh = mrcnl_msg(&nl, buf, cmd, NLM_F_ACK);
+	mnl_attr_put_strz(nlh, MRC_A_PLANE_DEV_NAME, ctx->name);
+	mnl_attr_put_u32(nlh, MRC_A_PLANE_ID, port_num - 1);
+	if (cmd == MRC_CMD_PLANE_SET)
+		mnl_attr_put_u32(nlh, MRC_A_PLANE_ADMIN,
+				 *state == MRC_CTL_PORT_ADMIN_ENABLED ?
+				 MRC_PLANE_ADMIN_UP : MRC_PLANE_ADMIN_DOWN);
+	else
+		*state = MRC_CTL_PORT_ADMIN_ENABLED;
+	ret = mrcnl_transact(&nl, nlh, cmd == MRC_CMD_PLANE_GET ? cb_port : NULL,
+			     state);
+	if (ret)
+		errno = port_errno(errno);
+	mrcnl_close(&nl);
+	return ret;
+}
+
 LIBMRC_EXPORT
 int mrc_ctl_query_port(struct mrc_context *context, uint8_t port_num,
 		       struct mrc_ctl_port_attr *attr, int attr_mask)
 {
+	enum mrc_ctl_port_admin_state state;
+
 	if (port_check(context, port_num, attr_mask, attr))
 		return -1;
-	if (attr_mask & MRC_CTL_PORT_ADMIN_STATE)
-		attr->port_admin_state = MRC_CTL_PORT_ADMIN_ENABLED;
+	if (!(attr_mask & MRC_CTL_PORT_ADMIN_STATE))
+		return 0;
+	if (port_transact(context, port_num, MRC_CMD_PLANE_GET, &state))
+		return -1;
+	attr->port_admin_state = state;
 	return 0;
 }
 
-/* a plane has no admin state apart from its netdev's: enabled only */
+/*
+ * A port's admin state is its plane's (plane-set admin): DISABLED, mrc
+ * sends nothing on the plane and drops what arrives on it. Port 1 (plane
+ * 0, which carries the device's GIDs) is refused DISABLED by the kernel.
+ */
 LIBMRC_EXPORT
 int mrc_ctl_modify_port(struct mrc_context *context, uint8_t port_num,
 			struct mrc_ctl_port_attr *attr, int attr_mask)
 {
+	enum mrc_ctl_port_admin_state state;
+
 	if (port_check(context, port_num, attr_mask, attr))
 		return -1;
-	if ((attr_mask & MRC_CTL_PORT_ADMIN_STATE) &&
-	    attr->port_admin_state != MRC_CTL_PORT_ADMIN_ENABLED) {
+	if (!(attr_mask & MRC_CTL_PORT_ADMIN_STATE))
+		return 0;
+	state = attr->port_admin_state;
+	if (state != MRC_CTL_PORT_ADMIN_ENABLED &&
+	    state != MRC_CTL_PORT_ADMIN_DISABLED) {
 		errno = EINVAL;
 		return -1;
 	}
-	return 0;
+	return port_transact(context, port_num, MRC_CMD_PLANE_SET, &state);
 }
 
 /* ---- profiles ---------------------------------------------------------- */

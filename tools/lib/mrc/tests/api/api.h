@@ -40,6 +40,7 @@
  *              and teardown; 9: async events
  *   ctl.c      10: the controller; the CC profiles
  *   ev.c       the EV profiles
+ *   port.c     the ports' admin state (port 2 with a second plane)
  *   procs.c    11: other controllers, in forked children
  *   main.c     the arguments, the setup and the order the sections run in
  */
@@ -233,6 +234,7 @@ void t_qp_create(struct env *e);
 void t_traffic(struct env *e);		/* traffic.c */
 void t_async(struct env *e);
 void t_ctl(struct env *e);		/* ctl.c */
+void t_ports(struct env *e);		/* port.c */
 void t_cc_profiles(struct env *e);
 void t_ev_profiles(struct env *e);		/* ev.c */
 void t_controllers(struct env *e);	/* procs.c */

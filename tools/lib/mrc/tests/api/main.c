@@ -114,6 +114,7 @@ int main(int argc, char **argv)
 	t_traffic(&e);
 	t_async(&e);
 	t_ctl(&e);
+	t_ports(&e);
 	t_cc_profiles(&e);
 	t_ev_profiles(&e);
 	t_controllers(&e);
