@@ -264,6 +264,7 @@ int mrc_nl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	if (GENL_REQ_ATTR_CHECK(info, MRC_A_EV_STATE)) {
+		NL_SET_ERR_MSG(info->extack, "state required (denied or good)");
 		err = -EINVAL;
 		goto put;
 	}
