@@ -32,6 +32,7 @@ int mrc_nl_cc_profile_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_cc_profile_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
 int mrc_nl_cc_profile_set_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_ep_probe_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	MRC_NLGRP_CONFIG,
