@@ -14,8 +14,9 @@
  * MRC_MAX_CC_PROFILES a device, ids not 0); the API's states are the
  * kernel's. What mrc does not have yet fails as the API wants for a
  * feature a device lacks, and mrc_ctl_query_device says so: no EV format
- * or EV profiles (ev_max_profiles 0: every such call is EINVAL), no
- * endpoint operations (ENOTSUP), no port admin state (ports are ENABLED).
+ * or EV profiles (ev_max_profiles 0: every such call is EINVAL), no port
+ * admin state (ports are ENABLED). Endpoint operations (EV probes) are
+ * ctl_ep.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -188,7 +189,7 @@ static int ctl_device_query(struct ibv_context *context,
 	a->cc.algorithms = cc_algorithms;
 	/* port N is plane N - 1 */
 	a->phy_port_mask = d.planes << 1;
-	a->opt_attr = MRC_CTL_OPT_CAP_EV_EVENT;
+	a->opt_attr = MRC_CTL_OPT_CAP_EV_EVENT | MRC_CTL_OPT_CAP_EP_OP_EV_PROBE;
 	return 0;
 }
 
@@ -517,26 +518,4 @@ int mrc_ctl_query_cc_profile(struct mrc_context *mrc_ctx,
 	if (attr_mask & MRC_CTL_CC_PROFILE_VENDOR_CFG)
 		memset(attr->vendor_cfg, 0, sizeof(attr->vendor_cfg));
 	return 0;
-}
-
-/* ---- endpoint operations ------------------------------------------------ */
-
-LIBMRC_EXPORT
-int mrc_ctl_ep_batch_send_wait(struct mrc_context *mrc_ctx, uint8_t req_tc,
-			       enum mrc_ctl_ep_op_type op_type,
-			       struct mrc_ctl_ep_req *req, int num_req,
-			       uint32_t rsp_timeout,
-			       struct mrc_ctl_ep_rsp *rsp, int *num_rsp)
-{
-	if (mrc_ctl_claim(mrc_ctx))
-		return -1;
-	if (!req || !rsp || !num_rsp || num_req <= 0 ||
-	    (op_type != MRC_CTL_EP_OP_EV_PROBE &&
-	     op_type != MRC_CTL_EP_OP_PORT_STATUS_UPDATE)) {
-		errno = EINVAL;
-		return -1;
-	}
-	*num_rsp = 0;
-	errno = ENOTSUP;	/* no MRC_CTL_OPT_CAP_EP_OP_EV_PROBE */
-	return -1;
 }

@@ -40,6 +40,9 @@
  *              and teardown; 9: async events
  *   ctl.c      10: the controller; the CC profiles
  *   procs.c    11: other controllers, in forked children
+ *   probe.c    13: endpoint operations (EV probes to the device's own
+ *              address, to nobody, misuse), before 11, which ends the
+ *              controller's context
  *   main.c     the arguments, the setup and the order the sections run in
  */
 #ifndef MRC_API_TEST_H
@@ -233,6 +236,7 @@ void t_traffic(struct env *e);		/* traffic.c */
 void t_async(struct env *e);
 void t_ctl(struct env *e);		/* ctl.c */
 void t_cc_profiles(struct env *e);
-void t_controllers(struct env *e);	/* procs.c */
+void t_ep_probes(struct env *e);	/* probe.c */
+void t_controllers(struct env *e);	/* procs.c (the last: ends e->ctx) */
 
 #endif /* MRC_API_TEST_H */

@@ -115,6 +115,7 @@ int main(int argc, char **argv)
 	t_async(&e);
 	t_ctl(&e);
 	t_cc_profiles(&e);
+	t_ep_probes(&e);
 	t_controllers(&e);
 done:
 	if (e.ctx)
