@@ -276,7 +276,7 @@ int mrc_ctl_ep_batch_send_wait(struct mrc_context *mrc_ctx, uint8_t req_tc,
 		.req = req, .nreq = num_req, .done = done, .rsp = rsp,
 	};
 	int rcvbuf = EP_RCVBUF, ret, err;
-	int64_t deadline;
+	int64_t deadline, left;
 	struct mrcnl nl;
 
 	if (mrc_ctl_claim(mrc_ctx))
@@ -307,9 +307,11 @@ int mrc_ctl_ep_batch_send_wait(struct mrc_context *mrc_ctx, uint8_t req_tc,
 	} else {
 		/* every probe the kernel took ends with its word */
 		deadline = mono_ms() + (tmo_ns + 999999) / 1000000 + EP_GRACE_MS;
-		while (b.nended < num_req && mono_ms() < deadline &&
-		       read_one(&nl, &b, 0, deadline - mono_ms()) >= 0)
-			;
+		while (b.nended < num_req) {
+			left = deadline - mono_ms();
+			if (left <= 0 || read_one(&nl, &b, 0, left) < 0)
+				break;
+		}
 		err = b.nrsp < num_req ? ETIMEDOUT : 0;
 	}
 	mrcnl_close(&nl);
