@@ -17,6 +17,9 @@
 #     never taken for the probe, which times out
 #   - the responder's plane allowlist applies to probes
 #   - bad requests: refused with the reason
+#   - the device removed with 50 probes outstanding (their answers
+#     blocked): it goes at once, and the debug kernel finds nothing left
+#     behind (timers, namespaces held, memory)
 #
 # Environment: MRC_QUICK=1 (fewer probes).
 # shellcheck source-path=SCRIPTDIR
@@ -39,7 +42,7 @@ trap 'topo_cleanup
 	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_probe.d"
 	rm -rf "$LOGS"' EXIT
 
-ktap_header 10
+ktap_header 11
 fabric_start
 
 B() { "$TOPO_MRCCTL" -n "$NS_B" "$@"; }
@@ -141,4 +144,22 @@ bad_requests() {
 		bad "invalid ev" peer "$H2P0" ev 0x1234
 }
 check "bad requests: refused with the reason" bad_requests
+
+# -- the device goes while probes are outstanding
+a0=$(counter "$NS_B" "$DEV_B" ep_answered)
+netns "$NS_B" tc qdisc replace dev p1 root netem loss 100%
+A probe dev "$DEV_A" peer "$H2P1" plane 1 count 50 timeout 30000 >"$LOGS/gone" 2>&1 &
+ppid=$!
+asked() { [ "$(counter "$NS_B" "$DEV_B" ep_answered)" -ge $((a0 + 50)) ]; }
+removed() {
+	local t0=$SECONDS
+	wait_for "$(tmo 30)" asked || { echo "the probes did not all go out"; return 1; }
+	netns "$NS_A" rdma link del "$DEV_A" || return 1
+	ktap_info "removed in $((SECONDS - t0))s with the probes outstanding"
+	! netns "$NS_A" rdma link show "$DEV_A" >/dev/null 2>&1
+}
+check "the device removed with 50 probes outstanding: at once, nothing left behind" removed
+kill "$ppid" 2>/dev/null
+wait "$ppid" 2>/dev/null
+netns "$NS_B" tc qdisc del dev p1 root
 ktap_finish
