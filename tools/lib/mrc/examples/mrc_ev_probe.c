@@ -3,11 +3,13 @@
  * mrc_ev_probe: EV probes to peers through the OCP MRC controller API
  * (mrc_ctl.h): one batch, mrc_ctl_ep_batch_send_wait, and the answers.
  *
- *   mrc_ev_probe -d DEV [-p PORT] [-e EV] [-t MS] [-q DSCP] ADDR...
+ *   mrc_ev_probe -d DEV [-p PORT] [-e EV | -u CONTAINER] [-t MS] [-q DSCP] ADDR...
  *
  * One probe to each ADDR (IPv6, or IPv4 as a v4-mapped GID) out of PORT
  * (1-based; port N is mrc's plane N - 1) with the 32-bit EV (UDP source
- * port EV[31:16], flow label EV[15:0]; default 0xc0000001 + its index).
+ * port EV[31:16], flow label EV[15:0]; default 0xc0000001 + its index),
+ * or, with -u, on the SRv6 path of the peer's path set (mrcctl path) whose
+ * uSID container is CONTAINER (an SRV6 EV).
  * One line an answer, in the order they came:
  *   probe <req_id> peer <addr> port <arrival port> rtt <ns> ns
  * then one "probe <req_id> peer <addr> timeout" line a probe not answered.
@@ -42,13 +44,14 @@ enum {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: %s -d DEV [-p PORT] [-e EV] [-t MS] [-q DSCP] ADDR...\n"
+		"Usage: %s -d DEV [-p PORT] [-e EV | -u CONTAINER] [-t MS] [-q DSCP] ADDR...\n"
 		"\n"
 		"Send one EV probe to each ADDR and print the round trips.\n"
 		"\n"
 		"  -d, --ib-dev=DEV     RDMA device (an mrc device; required)\n"
 		"  -p, --port=PORT      port to send on, 1-based (1)\n"
 		"  -e, --ev=EV          32-bit EV, decimal or 0x hex (0xc0000001 + i)\n"
+		"  -u, --usid=CONTAINER the SRv6 path with this uSID container (SRV6 EV)\n"
 		"  -t, --timeout=MS     how long to wait for the answers (1000)\n"
 		"  -q, --dscp=DSCP      the probes' DSCP (0)\n"
 		"  -h, --help\n", PROG);
@@ -89,6 +92,7 @@ int main(int argc, char **argv)
 		{ "ib-dev",	required_argument, NULL, 'd' },
 		{ "port",	required_argument, NULL, 'p' },
 		{ "ev",		required_argument, NULL, 'e' },
+		{ "usid",	required_argument, NULL, 'u' },
 		{ "timeout",	required_argument, NULL, 't' },
 		{ "dscp",	required_argument, NULL, 'q' },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -105,11 +109,12 @@ int main(int argc, char **argv)
 	struct mrc_context *mctx = NULL;
 	struct ibv_context *ibv = NULL;
 	const char *devname = NULL;
-	bool have_ev = false, answered;
+	bool have_ev = false, have_usid = false, answered;
+	struct in6_addr usid;
 	int c, i, j, n, nrsp = 0, rc = EXIT_RUNTIME, r, err;
 	uint32_t v;
 
-	while ((c = getopt_long(argc, argv, "d:p:e:t:q:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:p:e:u:t:q:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			devname = optarg;
@@ -122,6 +127,14 @@ int main(int argc, char **argv)
 			if (!parse_num("--ev", optarg, UINT32_MAX, &ev))
 				return EXIT_USAGE;
 			have_ev = true;
+			break;
+		case 'u':
+			if (inet_pton(AF_INET6, optarg, &usid) != 1) {
+				fprintf(stderr, "%s: invalid container \"%s\"\n",
+					PROG, optarg);
+				return EXIT_USAGE;
+			}
+			have_usid = true;
 			break;
 		case 't':
 			if (!parse_num("--timeout", optarg, 4000, &ms) || !ms)
@@ -140,7 +153,7 @@ int main(int argc, char **argv)
 		}
 	}
 	n = argc - optind;
-	if (!devname || n < 1 || n > MAX_PEERS) {
+	if (!devname || n < 1 || n > MAX_PEERS || (have_ev && have_usid)) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -152,8 +165,13 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		req[i].req_id = i + 1;
-		req[i].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;
 		req[i].req_ev.port = port;
+		if (have_usid) {
+			req[i].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_SRV6;
+			memcpy(req[i].req_ev.val, &usid, sizeof(usid));
+			continue;
+		}
+		req[i].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;
 		/* mrc's EVs are 32 bits, big endian in val, as EV events give them */
 		v = have_ev ? ev : 0xc0000001u + i;
 		req[i].req_ev.val[0] = v >> 24;
