@@ -112,6 +112,7 @@ struct mrc_dev {
 	struct mrc_ev_profile ev_profiles[MRC_MAX_EV_PROFILES];
 	u8 trim_dscp;
 	u8 trim_lasthop_dscp;
+	struct mrc_ep *ep;		/* endpoint operations (mrc_ep.c) */
 };
 
 /* Per-plane counters (per CPU; the first four also in rdma statistic) */
@@ -758,6 +759,8 @@ int mrc_net_attach(struct mrc_plane *plane);
 void mrc_net_detach(struct net_device *ndev);
 struct mrc_plane *mrc_net_plane(const struct net_device *ndev);
 struct sk_buff *mrc_net_alloc(struct mrc_dev *mdev, u32 len);
+void mrc_net_xmit_ep(struct mrc_dev *mdev, struct mrc_plane *plane,
+		     struct mrc_pathset *ps, struct sk_buff *skb);
 void mrc_net_xmit(struct mrc_dev *mdev, struct mrc_qp *qp,
 		  struct sk_buff_head *txq);
 
@@ -843,6 +846,46 @@ void mrc_nl_notify_plane(struct mrc_dev *mdev, u32 id, struct net *net);
 void mrc_nl_notify_path(struct mrc_dev *mdev, const struct in6_addr *peer);
 void mrc_nl_notify_ev(struct mrc_qp *qp, u32 i, const struct mrc_ev *e,
 		      const struct mrc_ev_change *chg, u8 cause);
+
+/* mrc_ep.c: endpoint operations (EV probes) */
+struct mrc_ep_probe_args {
+	struct in6_addr peer;		/* v4-mapped for IPv4 */
+	u32 plane;
+	bool has_plane;
+	bool has_path;
+	u32 path_id;
+	bool has_ev;
+	u32 ev;
+	u16 req_id;
+	u8 dscp;
+	u64 timeout_ns;
+};
+
+/* how a probe ended, for the socket that asked (mrc_nl_ep.c) */
+struct mrc_ep_result {
+	u32 dev_index;
+	u16 req_id;
+	u8 plane;
+	u8 status;			/* enum mrc_ep_status */
+	struct in6_addr peer;
+	u64 rtt_ns;
+	u32 service_ns;
+	u8 arrival_plane;
+	u32 peer_ev;
+};
+
+int mrc_ep_init(struct mrc_dev *mdev);
+void mrc_ep_cleanup(struct mrc_dev *mdev);
+int mrc_ep_probe_send(struct mrc_dev *mdev, const struct mrc_ep_probe_args *a,
+		      struct net *net, u32 portid,
+		      struct netlink_ext_ack *extack);
+void mrc_ep_recv(struct mrc_plane *plane, struct sk_buff *skb,
+		 unsigned int outer);
+void mrc_ep_counters(struct mrc_dev *mdev, u64 *answered, u64 *limited,
+		     u64 *unmatched);
+void mrc_nl_ep_notify(struct net *net, u32 portid,
+		      const struct mrc_ep_result *r);
+int mrc_nl_ep_put_counters(struct sk_buff *skb, struct mrc_dev *mdev);
 
 /* mrc_stats.c */
 void mrc_stats_init(void);

@@ -266,7 +266,8 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&mdev->ah_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->srq_xa, XA_FLAGS_ALLOC);
 	mdev->stats = alloc_percpu(struct mrc_stats);
-	if (!mdev->stats) {
+	if (!mdev->stats || mrc_ep_init(mdev)) {
+		free_percpu(mdev->stats);
 		ib_dealloc_device(&mdev->ib_dev);
 		return -ENOMEM;
 	}
@@ -298,6 +299,7 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 		pr_warn_ratelimited("mrc: cannot create %s: %s is already bound to %s\n",
 				    ibdev_name, ndev->name,
 				    dev_name(&other->ib_dev.dev));
+		mrc_ep_cleanup(mdev);
 		free_percpu(mdev->stats);
 		ib_dealloc_device(&mdev->ib_dev);
 		return -EEXIST;
@@ -343,6 +345,8 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 		detach_netdev(mdev);
 		rtnl_unlock();
 	}
+	/* the planes are gone: no answer can come any more */
+	mrc_ep_cleanup(mdev);
 	mrc_peer_flush(mdev);
 	mutex_destroy(&mdev->cfg_lock);
 	free_percpu(mdev->stats);

@@ -389,6 +389,24 @@ drop:
 }
 
 /*
+ * An endpoint packet (mrc_ep.c), on no QP: on a path of @ps when its AV
+ * says MULTIPATH (the EV names the path), else as plain RoCEv2 by routing
+ * out of @plane's netdev.
+ */
+void mrc_net_xmit_ep(struct mrc_dev *mdev, struct mrc_plane *plane,
+		     struct mrc_pathset *ps, struct sk_buff *skb)
+{
+	local_bh_disable();
+	rcu_read_lock();
+	if (mrc_skb_av(skb)->flags & MRC_AV_MULTIPATH)
+		xmit_mp(mdev, ps, skb);
+	else
+		xmit_one(mdev, plane->ndev, NULL, skb, false);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+/*
  * Send every packet of @txq: packets of @qp (NULL for UD sends that carry
  * their own address) or of the GSI QP. RC packets on an EV go by their
  * path; the others through plane 0 by routing.
@@ -610,10 +628,12 @@ static bool trim_dscp(const struct mrc_dev *mdev, u8 dscp)
  * that arrived), 0 for a dropped one. @ce and @dscp: of the outermost IP
  * header, IPv4 or IPv6, the one the fabric's switches mark.
  */
-static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
-		bool ce, u8 dscp)
+static u32 recv(struct mrc_plane *plane, struct sk_buff *skb,
+		unsigned int outer, unsigned int nhlen, bool ce, u8 dscp)
 {
 	struct mrc_pkt *pkt = mrc_skb_pkt(skb);
+	struct mrc_dev *mdev = plane->mdev;
+	u8 *bth;
 	unsigned int l3len, ulen;
 	struct udphdr *uh;
 	u8 trim = 0;
@@ -667,8 +687,13 @@ static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
 		err = mrc_wire_parse_trimmed(pkt, skb->data + nhlen + sizeof(*uh),
 					     ulen - sizeof(*uh), trim);
 	} else {
-		err = mrc_wire_parse(pkt, skb->data + nhlen + sizeof(*uh),
-				     ulen - sizeof(*uh) - MRC_ICRC_LEN);
+		bth = skb->data + nhlen + sizeof(*uh);
+		if (mrc_op_is_ep(mrc_bth_opcode(bth)))
+			err = mrc_wire_ep_parse(pkt, bth, ulen - sizeof(*uh) -
+						MRC_ICRC_LEN);
+		else
+			err = mrc_wire_parse(pkt, bth, ulen - sizeof(*uh) -
+					     MRC_ICRC_LEN);
 	}
 	if (err)
 		goto malformed;
@@ -689,7 +714,10 @@ static u32 recv(struct mrc_dev *mdev, struct sk_buff *skb, unsigned int nhlen,
 		mrc_count(mdev, MRC_CNT_RX_PKTS, 1);
 		mrc_count(mdev, MRC_CNT_RX_BYTES, pkt->len);
 	}
-	dispatch(mdev, skb);
+	if (mrc_op_is_ep(pkt->opcode))
+		mrc_ep_recv(plane, skb, outer);
+	else
+		dispatch(mdev, skb);
 	return ulen - sizeof(*uh);
 
 malformed:
@@ -716,7 +744,8 @@ static void rx_one(struct mrc_plane *plane, struct sk_buff *skb,
 		     ipv6_get_dsfield(ipv6_hdr(skb));
 		__skb_pull(skb, outer);
 		skb_reset_network_header(skb);
-		len = recv(mdev, skb, nhlen, INET_ECN_is_ce(ds), ds >> 2);
+		len = recv(plane, skb, outer, nhlen, INET_ECN_is_ce(ds),
+			   ds >> 2);
 		if (len) {
 			mrc_plane_count(plane, MRC_PCNT_RX_PKTS, 1);
 			mrc_plane_count(plane, MRC_PCNT_RX_BYTES, len);

@@ -51,7 +51,8 @@ static int fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	    nla_put_u32(skb, MRC_A_DEV_PLANES, count_planes(mdev)) ||
 	    nla_put_u32(skb, MRC_A_DEV_TRIM_DSCP, READ_ONCE(mdev->trim_dscp)) ||
 	    nla_put_u32(skb, MRC_A_DEV_TRIM_LASTHOP_DSCP,
-			READ_ONCE(mdev->trim_lasthop_dscp))) {
+			READ_ONCE(mdev->trim_lasthop_dscp)) ||
+	    mrc_nl_ep_put_counters(skb, mdev)) {
 		dev_put(ndev);
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

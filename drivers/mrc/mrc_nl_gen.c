@@ -10,6 +10,11 @@
 
 #include <uapi/linux/mrc.h>
 
+/* Integer value ranges */
+static const struct netlink_range_validation mrc_a_ep_req_id_range = {
+	.max	= 65535ULL,
+};
+
 /* MRC_CMD_DEV_GET - do */
 static const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_NAME + 1] = {
 	[MRC_A_DEV_INDEX] = { .type = NLA_U32, },
@@ -209,6 +214,19 @@ static const struct nla_policy mrc_ev_profile_set_nl_policy[MRC_A_EV_EVENT_MASK 
 	[MRC_A_EV_EVENT_MASK] = NLA_POLICY_MASK(NLA_U32, 0x3),
 };
 
+/* MRC_CMD_EP_PROBE - do */
+static const struct nla_policy mrc_ep_probe_nl_policy[MRC_A_EP_TIMEOUT_NS + 1] = {
+	[MRC_A_EP_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EP_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_EP_PEER] = NLA_POLICY_EXACT_LEN(16),
+	[MRC_A_EP_PLANE] = NLA_POLICY_MAX(NLA_U32, 15),
+	[MRC_A_EP_PATH_ID] = { .type = NLA_U32, },
+	[MRC_A_EP_EV] = { .type = NLA_U32, },
+	[MRC_A_EP_REQ_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_a_ep_req_id_range),
+	[MRC_A_EP_DSCP] = NLA_POLICY_MAX(NLA_U32, 63),
+	[MRC_A_EP_TIMEOUT_NS] = { .type = NLA_UINT, },
+};
+
 /* Ops table for mrc */
 static const struct genl_split_ops mrc_nl_ops[] = {
 	{
@@ -366,6 +384,13 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.doit		= mrc_nl_ev_profile_set_doit,
 		.policy		= mrc_ev_profile_set_nl_policy,
 		.maxattr	= MRC_A_EV_EVENT_MASK,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_EP_PROBE,
+		.doit		= mrc_nl_ep_probe_doit,
+		.policy		= mrc_ep_probe_nl_policy,
+		.maxattr	= MRC_A_EP_TIMEOUT_NS,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 };

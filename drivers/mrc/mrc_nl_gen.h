@@ -36,6 +36,7 @@ int mrc_nl_ev_profile_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_ev_profile_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
 int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_ep_probe_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	MRC_NLGRP_CONFIG,

@@ -268,6 +268,90 @@ void mrc_seth_read(const u8 *p, struct mrc_sack *s)
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_seth_read);
 
+/* ERTH and EETH share their layout but for bytes 1, 4-7 and 28-29 */
+static void ep_write(u8 *p, const struct mrc_ep_hdr *h)
+{
+	memset(p, 0, MRC_ERTH_LEN);
+	p[0] = h->op & 3;
+	put_unaligned_be16(h->req_id, p + 2);
+	put_unaligned_be32(h->word, p + 4);
+	put_unaligned_be64(h->cookie, p + 8);
+	put_unaligned_be64(h->ts, p + 16);
+	put_unaligned_be32(h->ev, p + 24);
+}
+
+static void ep_read(const u8 *p, struct mrc_ep_hdr *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->op = p[0] & 3;
+	h->req_id = get_unaligned_be16(p + 2);
+	h->word = get_unaligned_be32(p + 4);
+	h->cookie = get_unaligned_be64(p + 8);
+	h->ts = get_unaligned_be64(p + 16);
+	h->ev = get_unaligned_be32(p + 24);
+}
+
+void mrc_erth_write(u8 *p, const struct mrc_ep_hdr *h)
+{
+	ep_write(p, h);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_erth_write);
+
+void mrc_erth_read(const u8 *p, struct mrc_ep_hdr *h)
+{
+	ep_read(p, h);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_erth_read);
+
+void mrc_eeth_write(u8 *p, const struct mrc_ep_hdr *h)
+{
+	BUILD_BUG_ON(MRC_EETH_LEN > MRC_ERTH_LEN);	/* no amplification */
+	ep_write(p, h);
+	p[1] = h->port;
+	put_unaligned_be16(h->port_status, p + 28);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_eeth_write);
+
+void mrc_eeth_read(const u8 *p, struct mrc_ep_hdr *h)
+{
+	ep_read(p, h);
+	h->port = p[1];
+	h->port_status = get_unaligned_be16(p + 28);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_eeth_read);
+
+/**
+ * mrc_wire_ep_parse() - check an endpoint packet (0xD8 or 0xD9)
+ * @pkt: result (mask 0; the ERTH or EETH is at @pkt->payload)
+ * @hdr: start of the BTH
+ * @len: bytes from the BTH to the end of the packet (ICRC removed)
+ *
+ * Exactly a BTH and its ERTH or EETH, to MRC_EP_QPN, without TSETH or pad.
+ * A packet of these opcodes to any other QPN is malformed: endpoint
+ * operations have one address per device.
+ *
+ * Return: 0; -EPROTONOSUPPORT for another opcode or a transport version
+ * other than 0; -EBADMSG for anything else.
+ */
+int mrc_wire_ep_parse(struct mrc_pkt *pkt, u8 *hdr, u32 len)
+{
+	if (len < MRC_BTH_LEN)
+		return -EBADMSG;
+	if (!mrc_op_is_ep(mrc_bth_opcode(hdr)) || mrc_bth_tver(hdr))
+		return -EPROTONOSUPPORT;
+	BUILD_BUG_ON(MRC_ERTH_LEN != MRC_EETH_LEN);
+	if (len != MRC_BTH_LEN + MRC_ERTH_LEN || mrc_bth_pad(hdr) ||
+	    mrc_bth_ts(hdr) || mrc_bth_qpn(hdr) != MRC_EP_QPN)
+		return -EBADMSG;
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->hdr = hdr;
+	pkt->len = len;
+	pkt->opcode = mrc_bth_opcode(hdr);
+	pkt->payload = MRC_BTH_LEN;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_wire_ep_parse);
+
 /**
  * mrc_wire_path_mtu() - largest IB MTU whose packets fit a netdev MTU
  * @netdev_mtu: the L3 MTU of the plane netdev

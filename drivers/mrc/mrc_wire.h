@@ -36,6 +36,8 @@ enum mrc_hdr_len {
 	MRC_CCSTATE_LEN		= 8,
 	MRC_NETH_LEN		= 20,
 	MRC_PETH_LEN		= 16,
+	MRC_ERTH_LEN		= 32,
+	MRC_EETH_LEN		= 32,
 	MRC_ICRC_LEN		= 4,
 };
 
@@ -461,5 +463,66 @@ static inline void mrc_peth_set(u8 *p, u16 probe_id, u16 ts)
 	put_unaligned_be16(probe_id, p + 2);
 	put_unaligned_be16(ts, p + 8);
 }
+
+/* ---- ERTH / EETH: endpoint request 0xD8 / response 0xD9 (32 bytes each,
+ * mrc's layout until MRC's is public) ---------------------------------------
+ * Connectionless, not tied to a user QP: BTH dest QP MRC_EP_QPN, PSN 0, no
+ * TSETH. They bypass the QP opcode table (mrc_wire_opcode()) and are
+ * parsed by mrc_wire_ep_parse().
+ * ERTH  0: resv:6 op:2  1: resv  2-3: req_id  4-7: port_status_mask
+ *       8-15: cookie (the requester's, random)  16-23: tx timestamp (ns,
+ *       the requester's clock)  24-27: EV it was sent on  28-31: resv
+ * EETH  0: resv:6 op:2  1: arrival port (the responder's plane)
+ *       2-3: req_id  4-7: service time (ns, saturating)  8-15: cookie
+ *       16-23: tx timestamp, both echoed  24-27: EV it arrived with
+ *       28-29: port status (planes up at the responder)  30-31: resv
+ * The response is never larger than the request: no amplification.
+ */
+#define MRC_OP_EP_REQ		0xd8
+#define MRC_OP_EP_RESP		0xd9
+#define MRC_EP_QPN		2	/* QPN 1 is the GSI's; QPs start at 16 */
+
+enum mrc_ep_op {
+	MRC_EP_OP_PORT_STATUS	= 0,
+	MRC_EP_OP_EV_PROBE	= 1,
+};
+
+static inline bool mrc_op_is_ep(u8 op)
+{
+	return op == MRC_OP_EP_REQ || op == MRC_OP_EP_RESP;
+}
+
+/**
+ * struct mrc_ep_hdr - ERTH or EETH fields, host order
+ * @op: enum mrc_ep_op
+ * @port: EETH: the responder's plane the request arrived on
+ * @req_id: the requester's id, echoed
+ * @word: ERTH: port_status_mask; EETH: service time in ns
+ * @cookie: the requester's random cookie, echoed
+ * @ts: the requester's transmit timestamp (ns), echoed
+ * @ev: ERTH: the EV sent on; EETH: the EV the request arrived with
+ * @port_status: EETH: planes up at the responder (bit k = plane k)
+ */
+struct mrc_ep_hdr {
+	u8 op;
+	u8 port;
+	u16 req_id;
+	u32 word;
+	u64 cookie;
+	u64 ts;
+	u32 ev;
+	u16 port_status;
+};
+
+static inline u8 mrc_erth_op(const u8 *p) { return p[0] & 3; }
+static inline u16 mrc_erth_req_id(const u8 *p) { return get_unaligned_be16(p + 2); }
+static inline u64 mrc_erth_cookie(const u8 *p) { return get_unaligned_be64(p + 8); }
+static inline u64 mrc_erth_ts(const u8 *p) { return get_unaligned_be64(p + 16); }
+
+void mrc_erth_write(u8 *p, const struct mrc_ep_hdr *h);
+void mrc_erth_read(const u8 *p, struct mrc_ep_hdr *h);
+void mrc_eeth_write(u8 *p, const struct mrc_ep_hdr *h);
+void mrc_eeth_read(const u8 *p, struct mrc_ep_hdr *h);
+int mrc_wire_ep_parse(struct mrc_pkt *pkt, u8 *hdr, u32 len);
 
 #endif /* _MRC_WIRE_H */

@@ -509,6 +509,95 @@ static void ccstate_layout(struct kunit *test)
 	check_sack(test, &s, &r);
 }
 
+/* ERTH and EETH: every field at its offset, and back */
+static void ep_headers_roundtrip(struct kunit *test)
+{
+	const struct mrc_ep_hdr h = {
+		.op = MRC_EP_OP_EV_PROBE, .port = 3, .req_id = 0xbeef,
+		.word = 0x01020304, .cookie = 0x1122334455667788ull,
+		.ts = 0x8877665544332211ull, .ev = 0xc1234567,
+		.port_status = 0x0f0f,
+	};
+	static const u8 want[MRC_EETH_LEN] = {
+		0x01, 0x03, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04,
+		0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+		0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
+		0xc1, 0x23, 0x45, 0x67, 0x0f, 0x0f, 0x00, 0x00,
+	};
+	u8 p[MRC_ERTH_LEN];
+	struct mrc_ep_hdr r;
+
+	memset(p, 0xa5, sizeof(p));
+	mrc_eeth_write(p, &h);
+	KUNIT_EXPECT_MEMEQ(test, p, want, sizeof(want));
+	mrc_eeth_read(p, &r);
+	KUNIT_EXPECT_EQ(test, h.op, r.op);
+	KUNIT_EXPECT_EQ(test, h.port, r.port);
+	KUNIT_EXPECT_EQ(test, h.req_id, r.req_id);
+	KUNIT_EXPECT_EQ(test, h.word, r.word);
+	KUNIT_EXPECT_EQ(test, h.cookie, r.cookie);
+	KUNIT_EXPECT_EQ(test, h.ts, r.ts);
+	KUNIT_EXPECT_EQ(test, h.ev, r.ev);
+	KUNIT_EXPECT_EQ(test, h.port_status, r.port_status);
+
+	/* the request has no port nor port status: those bytes stay zero */
+	memset(p, 0xa5, sizeof(p));
+	mrc_erth_write(p, &h);
+	KUNIT_EXPECT_EQ(test, 0, p[1]);
+	KUNIT_EXPECT_EQ(test, 0, p[28] | p[29] | p[30] | p[31]);
+	KUNIT_EXPECT_EQ(test, MRC_EP_OP_EV_PROBE, mrc_erth_op(p));
+	KUNIT_EXPECT_EQ(test, 0xbeef, mrc_erth_req_id(p));
+	KUNIT_EXPECT_EQ(test, h.cookie, mrc_erth_cookie(p));
+	KUNIT_EXPECT_EQ(test, h.ts, mrc_erth_ts(p));
+	mrc_erth_read(p, &r);
+	KUNIT_EXPECT_EQ(test, 0, r.port);
+	KUNIT_EXPECT_EQ(test, 0, r.port_status);
+	KUNIT_EXPECT_EQ(test, h.word, r.word);
+	KUNIT_EXPECT_EQ(test, h.ev, r.ev);
+	KUNIT_EXPECT_LE(test, MRC_EETH_LEN, MRC_ERTH_LEN);
+}
+
+/* endpoint packets: exactly BTH + ERTH/EETH, to MRC_EP_QPN */
+static void ep_parse(struct kunit *test)
+{
+	u8 buf[MRC_BTH_LEN + MRC_ERTH_LEN + 4] = {};
+	const u32 len = MRC_BTH_LEN + MRC_ERTH_LEN;
+	struct mrc_pkt pkt;
+
+	/* not in the QP opcode table: mrc_wire_parse() refuses them */
+	KUNIT_EXPECT_NULL(test, mrc_wire_opcode(MRC_OP_EP_REQ));
+	KUNIT_EXPECT_NULL(test, mrc_wire_opcode(MRC_OP_EP_RESP));
+	mrc_bth_init(buf, MRC_OP_EP_REQ, 0, false, 0, 0xffff, MRC_EP_QPN, 0);
+	KUNIT_EXPECT_EQ(test, -EPROTONOSUPPORT, mrc_wire_parse(&pkt, buf, len));
+	KUNIT_EXPECT_EQ(test, 0, mrc_wire_ep_parse(&pkt, buf, len));
+	KUNIT_EXPECT_EQ(test, MRC_OP_EP_REQ, pkt.opcode);
+	KUNIT_EXPECT_EQ(test, MRC_BTH_LEN, pkt.payload);
+	KUNIT_EXPECT_EQ(test, len, pkt.len);
+	mrc_bth_set_opcode(buf, MRC_OP_EP_RESP);
+	KUNIT_EXPECT_EQ(test, 0, mrc_wire_ep_parse(&pkt, buf, len));
+	/* wrong length, either way */
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_ep_parse(&pkt, buf, len - 1));
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_ep_parse(&pkt, buf, len + 4));
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_ep_parse(&pkt, buf, 11));
+	/* another QPN: a user QP's, the GSI's */
+	mrc_bth_init(buf, MRC_OP_EP_RESP, 0, false, 0, 0xffff, 16, 0);
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_ep_parse(&pkt, buf, len));
+	mrc_bth_init(buf, MRC_OP_EP_RESP, 0, false, 0, 0xffff, 1, 0);
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_ep_parse(&pkt, buf, len));
+	/* TS, pad */
+	mrc_bth_init(buf, MRC_OP_EP_REQ, MRC_BTH_TS, false, 0, 0xffff,
+		     MRC_EP_QPN, 0);
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_ep_parse(&pkt, buf, len));
+	mrc_bth_init(buf, MRC_OP_EP_REQ, 0, false, 2, 0xffff, MRC_EP_QPN, 0);
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_ep_parse(&pkt, buf, len));
+	/* transport version, other opcodes */
+	mrc_bth_init(buf, MRC_OP_EP_REQ, 0, false, 0, 0xffff, MRC_EP_QPN, 0);
+	buf[1] |= 1;
+	KUNIT_EXPECT_EQ(test, -EPROTONOSUPPORT, mrc_wire_ep_parse(&pkt, buf, len));
+	mrc_bth_init(buf, MRC_OP_PROBE, 0, false, 0, 0xffff, MRC_EP_QPN, 0);
+	KUNIT_EXPECT_EQ(test, -EPROTONOSUPPORT, mrc_wire_ep_parse(&pkt, buf, len));
+}
+
 static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(every_opcode_roundtrips),
 	KUNIT_CASE(prepare_matches_parse),
@@ -521,6 +610,8 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(path_mtu_common),
 	KUNIT_CASE(path_mtu_edges),
 	KUNIT_CASE(path_mtu_fits),
+	KUNIT_CASE(ep_headers_roundtrip),
+	KUNIT_CASE(ep_parse),
 	{}
 };
 

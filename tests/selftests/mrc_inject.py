@@ -20,6 +20,12 @@ OP is one of
     read --rkey K --va V --len L   READ request
     write --rkey K --va V [--len L] WRITE_ONLY with L bytes of payload
     cmp-swap --rkey K --va V       CMP_SWAP request (compare 0, swap 1)
+    ep-req [--req-id N] [--cookie C] [--ts T]
+                                   endpoint request 0xD8 (an EV probe; --qpn
+                                   defaults to 2, the endpoint QPN)
+    ep-resp [--req-id N] [--cookie C] [--ts T]
+                                   endpoint response 0xD9 claiming to answer
+                                   probe N with cookie C and timestamp T
     cm-dreq [--qkey Q]             UD SEND_ONLY to QP1 (--qpn defaults to 1)
                                    carrying a CM DREQ MAD of random
                                    communication IDs, DETH Q_Key Q (default
@@ -49,7 +55,8 @@ import zlib
 
 UDP_PORT = 4791
 OP = {"ack": 0xD1, "sack": 0xDC, "read": 0xCC, "write": 0xCA, "cmp-swap": 0xD3,
-      "cm-dreq": 0x64}
+      "cm-dreq": 0x64, "ep-req": 0xD8, "ep-resp": 0xD9}
+EP_QPN = 2
 GSI_QKEY = 0x80010000
 
 
@@ -70,6 +77,12 @@ def transport(a):
         struct.pack_into(">3s", seth, 13, (cack & 0xFFFFFF).to_bytes(3, "big"))
         struct.pack_into(">Q", seth, 20, a.bitmap)
         return bth(a.pkey, OP["sack"], a.qpn, a.psn) + bytes(seth) + bytes(8)
+    if a.op in ("ep-req", "ep-resp"):
+        # ERTH/EETH (32 bytes): op EV probe, port, req_id, word, cookie,
+        # timestamp, EV, port status
+        eth = struct.pack(">BBHIQQIHH", 1, 0, a.req_id, 0, a.cookie, a.ts,
+                          a.sport << 16, 0, 0)
+        return bth(a.pkey, OP[a.op], a.qpn, 0) + eth
     if a.op == "cm-dreq":
         # MAD header: base version 1, class CM (7) version 2, method Send;
         # attribute DREQ (0x15); then local and remote comm ID, remote QPN
@@ -186,9 +199,14 @@ def main():
         s.add_argument("--len", type=int, default=64 if op == "write" else 4096)
     s = sub.add_parser("cm-dreq")
     s.add_argument("--qkey", type=lambda x: int(x, 0), default=GSI_QKEY)
+    for op in ("ep-req", "ep-resp"):
+        s = sub.add_parser(op)
+        s.add_argument("--req-id", type=lambda x: int(x, 0), default=1)
+        s.add_argument("--cookie", type=lambda x: int(x, 0), default=0)
+        s.add_argument("--ts", type=lambda x: int(x, 0), default=0)
     a = p.parse_args()
     if a.qpn is None:
-        a.qpn = 1 if a.op == "cm-dreq" else 0
+        a.qpn = {"cm-dreq": 1, "ep-req": EP_QPN, "ep-resp": EP_QPN}.get(a.op, 0)
     fam = socket.AF_INET if ipaddress.ip_address(a.dst).version == 4 else socket.AF_INET6
     if a.encap and fam != socket.AF_INET6:
         sys.exit("mrc_inject: --encap needs IPv6")

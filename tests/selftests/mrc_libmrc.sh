@@ -13,6 +13,9 @@
 #  - a CC profile set up by h1's controller (mrcctl cc profile), a sweep
 #    whose QP is bound to it, the profile unused after; a QP bound to a
 #    profile that is not online fails at INIT
+#  - mrc_ev_probe, the EV probe example: h1 probes h2's address on each
+#    plane out of that plane's port, answered there with an RTT; and h2's
+#    node address on each uSID path (SRV6 EVs: the path's container)
 #  - mrc_ev_events, the EV event example, under a fault: a T1 switch is
 #    dead during a sweep; EVs of the paths through it go ASSUMED_BAD and
 #    the event CQ reports it with the port of their plane; the sweep's
@@ -29,6 +32,7 @@ require_root
 LIB=$(cd "$DIR/../../tools/lib/mrc" && pwd)
 BW=$LIB/examples/mrc_write_bw
 EVS=$LIB/examples/mrc_ev_events
+PROBE=$LIB/examples/mrc_ev_probe
 LOGS=$(mktemp -d /tmp/mrc_libmrc.XXXXXX)
 TMO=$(tmo 300)
 MAX=$(by_mode $((4 << 20)) $((256 << 10)))
@@ -44,8 +48,8 @@ cleanup() {
 	rm -rf "$LOGS"
 }
 trap cleanup EXIT
-ktap_header 17
-for f in "$BW" "$EVS" "$LIB/tests/mrc_api_test"; do
+ktap_header 19
+for f in "$BW" "$EVS" "$PROBE" "$LIB/tests/mrc_api_test"; do
 	[ -x "$f" ] || ktap_info "$f is missing: build libmrc first (make, or make -C tools/lib/mrc)"
 done
 
@@ -139,6 +143,33 @@ check "cc profile 7: no QP uses it after the sweep; offline, then forgotten" \
 check_fails "mrc_write_bw bound to cc profile 8, which is not online: the client fails at INIT" \
 	bound_sweep cx. 8 64 1
 check "the client said why" grep -q "mrc_modify_qp to INIT: Invalid argument" "$LOGS/cx.cli"
+
+# -- EV probes: h1 to h2's address on each plane, out of its port
+probe_planes() {
+	local p out
+	for ((p = 0; p < FABRIC_PLANES; p++)); do
+		out=$(ip netns exec "$NS_A" timeout -k 5 "$TMO" "$PROBE" -d "$DEV_A" \
+			-p $((p + 1)) -t 2000 "$(fabric_plane_addr 2 "$p")" 2>&1)
+		echo "$out" >>"$LOGS/probes"
+		echo "$out" | grep -Eq "^probe 1 peer .* port $((p + 1)) rtt [1-9][0-9]* ns$" ||
+			{ echo "$out"; return 1; }
+	done
+}
+check "mrc_ev_probe: h2's address on each plane, answered there with an RTT" probe_planes
+probe_paths() {
+	local plane usid out n=0
+	while read -r plane usid; do
+		out=$(ip netns exec "$NS_A" timeout -k 5 "$TMO" "$PROBE" -d "$DEV_A" \
+			-p $((plane + 1)) -u "$usid" -t 2000 "$CM_B" 2>&1)
+		echo "$out" >>"$LOGS/probes"
+		echo "$out" | grep -Eq "^probe 1 peer .* port $((plane + 1)) rtt [1-9][0-9]* ns$" ||
+			{ echo "$usid: $out"; return 1; }
+		n=$((n + 1))
+	done < <(A -j path show dev "$DEV_A" peer "$CM_B" | jq -r '.[] | "\(.plane) \(.usid)"')
+	[ "$n" -ge "$FABRIC_PLANES" ]
+}
+check "mrc_ev_probe: h2's node address on each uSID path (SRV6 EV), answered on its plane" probe_paths
+ktap_info "$(tr '\n' ';' <"$LOGS/probes" 2>/dev/null)"
 
 # -- EV events: a T1 switch of plane 1 is dead when a sweep starts; the
 # QP's EVs of the paths through it lose packets and go ASSUMED_BAD

@@ -62,18 +62,19 @@ KINDS = {
     'EV_DEV_NAME': 'str', 'PATH_PEER': 'in6', 'PATH_REMOTE': 'in6',
     'PATH_USID': 'in6', 'PATH_SEGS': 'segs', 'PATH_LBLEN': 'u8',
     'PATH_NFLEN': 'u8', 'DEV_NODE_GUID': 'u64', 'PLANE_ALLOW': 'prefix',
+    'EP_DEV_NAME': 'str', 'EP_PEER': 'in6', 'EP_TIMEOUT_NS': 'u64',
 }
 # the commands that change something, and ev-get: for a caller without
 # CAP_NET_ADMIN, any success of these is a failure of the security model
 ADMIN_CMDS = ('DEV_SET', 'PLANE_ADD', 'PLANE_DEL', 'PLANE_SET', 'PATH_ADD',
-              'PATH_DEL', 'EV_SET', 'EV_GET')
+              'PATH_DEL', 'EV_SET', 'EV_GET', 'EP_PROBE')
 # how each command is sent when valid: do, dump or both (the ops table)
 KIND_OF_CMD = {
     'DEV_GET': ('do', 'dump'), 'DEV_SET': ('do',),
     'PLANE_GET': ('do', 'dump'), 'PLANE_ADD': ('do',), 'PLANE_DEL': ('do',),
     'PLANE_SET': ('do',),
     'PATH_GET': ('dump',), 'PATH_ADD': ('do',), 'PATH_DEL': ('do',),
-    'EV_GET': ('dump',), 'EV_SET': ('do',),
+    'EV_GET': ('dump',), 'EV_SET': ('do',), 'EP_PROBE': ('do',),
 }
 # ops without a policy (the spec gives them no request attributes):
 # generic netlink does not parse their attributes, so broken ones pass
@@ -452,6 +453,13 @@ class Fuzzer:
             out += [('EV_QPN', u32(r.choice([1, 17, 18]))),
                     ('EV_INDEX', u32(r.randrange(8))),
                     ('EV_STATE', u32(r.choice([0, 3])))]
+        elif cmd_name == 'EP_PROBE':
+            # short timeouts: a probe holds one of the device's 256 slots
+            out += [('EP_PEER', r.choice(self.peers)),
+                    ('EP_REQ_ID', u32(r.randrange(1 << 16))),
+                    ('EP_TIMEOUT_NS', struct.pack('=Q', r.choice([1000000, 5000000])))]
+            if r.random() < 0.5:
+                out.append(('EP_PLANE', u32(r.choice(self.planes))))
         flags = NLM_F_REQUEST | (NLM_F_DUMP if dump else NLM_F_ACK)
         return flags, [(n, a.get(n, 0), v) for n, v in out]
 

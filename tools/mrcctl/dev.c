@@ -56,6 +56,11 @@ static int cb_dev(const struct nlmsghdr *nlh, void *data)
 	else
 		rec_attr_u32(&r, "trim_lasthop_dscp", "trim_lasthop_dscp ",
 			     tb[MRC_A_DEV_TRIM_LASTHOP_DSCP]);
+	/* the endpoint counters (mrcctl probe's peer side): JSON only */
+	rec_attr_uint(&r, "ep_answered", NULL, NULL, tb[MRC_A_DEV_EP_ANSWERED]);
+	rec_attr_uint(&r, "ep_rate_limited", NULL, NULL,
+		      tb[MRC_A_DEV_EP_RATE_LIMITED]);
+	rec_attr_uint(&r, "ep_unmatched", NULL, NULL, tb[MRC_A_DEV_EP_UNMATCHED]);
 	rec_emit(c, &r);
 	return MNL_CB_OK;
 }

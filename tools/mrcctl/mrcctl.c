@@ -50,7 +50,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: mrcctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 	      "       mrcctl [ OPTIONS ] help\n"
-	      "OBJECT := { dev | plane | path | ev | cc | stats | fabric | monitor }\n"
+	      "OBJECT := { dev | plane | path | ev | cc | stats | fabric | monitor | probe }\n"
 	      "OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -V[ersion] | -h[elp] }\n"
 	      "\n"
 	      "mrcctl dev show [ DEV ]\n"
@@ -76,6 +76,7 @@ static void usage(FILE *f)
 	      "mrcctl fabric load FILE dev DEV host NAME [ -n | --dry-run ]\n"
 	      "mrcctl fabric show FILE host NAME [ dev DEV ]\n"
 	      "mrcctl monitor [ dev DEV ] [ count N ]\n"
+	      "mrcctl probe dev DEV peer ADDR [ plane N ] [ path ID | ev EV ] [ count N ] [ timeout MS ] [ dscp N ]\n"
 	      "\n"
 	      "PATH := { usid CONTAINER [ remote ADDR ] | srh SEGS [ remote ADDR ] | remote ADDR }\n"
 	      "SEGS := SEG[,SEG...]\n"
@@ -103,6 +104,13 @@ static void usage(FILE *f)
 	      "transport learns; ev allow makes it usable again (\"ev I\" is the same\n"
 	      "as \"index I\"). monitor prints plane and path set changes and EV state\n"
 	      "changes as they happen, until interrupted or after N events.\n"
+	      "probe sends N EV probes (MRC endpoint opcode 0xD8; default 1, at most\n"
+	      "256) to ADDR (IPv6, or IPv4) out of plane N (default 0), on path ID of\n"
+	      "the peer's path set or as plain RoCEv2 with EV EV (UDP source port\n"
+	      "EV[31:16], flow label EV[15:0]; default random), and prints each\n"
+	      "one's round trip and the peer's plane it arrived on, or \"timeout\"\n"
+	      "after MS milliseconds (default 1000); it exits 1 unless all are\n"
+	      "answered.\n"
 	      "cc set changes the congestion control profile new RC QPs of DEV get\n"
 	      "(NSCC, with the knobs of the OCP MRC API; algo none: no congestion\n"
 	      "control); the knobs given are checked together, and a bad one is\n"
@@ -196,6 +204,8 @@ static int do_main(struct ctx *c, int argc, char **argv)
 		return stats_show(c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "monitor"))
 		return monitor_run(c, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "probe"))
+		return probe_run(c, argc - 1, argv + 1);
 	for (i = 0; i < ARRAY_SIZE(objects); i++)
 		if (!strcmp(argv[0], objects[i].name))
 			return do_object(c, argv[0], objects[i].cmds, argc - 1,

@@ -4,7 +4,8 @@
  * parse.c: the command line's words; rec.c: records, printed as text or
  * JSON; nl.c: requests and their errors over mrcnl, the netlink client
  * mrcctl shares with libmrc; then one file an object:
- * dev.c (and planes), path.c, ev.c, cc.c, stats.c, monitor.c, fabric.c.
+ * dev.c (and planes), path.c, ev.c, cc.c, stats.c, monitor.c, fabric.c,
+ * probe.c.
  */
 #ifndef MRCCTL_H
 #define MRCCTL_H
@@ -37,6 +38,7 @@ static_assert(NL_ATTR_MAX >= MRC_A_PLANE_MAX, "NL_ATTR_MAX is too small");
 static_assert(NL_ATTR_MAX >= MRC_A_PATH_MAX, "NL_ATTR_MAX is too small");
 static_assert(NL_ATTR_MAX >= MRC_A_EV_MAX, "NL_ATTR_MAX is too small");
 static_assert(NL_ATTR_MAX >= MRC_A_CC_MAX, "NL_ATTR_MAX is too small");
+static_assert(NL_ATTR_MAX >= MRC_A_EP_MAX, "NL_ATTR_MAX is too small");
 
 struct recs;
 
@@ -228,6 +230,10 @@ int ev_deny(struct ctx *c, int argc, char **argv);
 int ev_allow(struct ctx *c, int argc, char **argv);
 int ev_profile(struct ctx *c, int argc, char **argv);
 void ev_ntf_rec(struct rec *r, const struct nlattr **tb);
+
+/* ---- probe.c -------------------------------------------------------- */
+
+int probe_run(struct ctx *c, int argc, char **argv);
 
 /* ---- stats.c, monitor.c, fabric.c ----------------------------------- */
 

@@ -352,6 +352,47 @@ MOCK_ERR="17:path exists" MOCK_FAIL_AT=3 expect "fabric load: a kernel error sto
 check "fabric load: says how many were added" grep -qx "mrcctl: 2 of 6 paths were added before the error" "$tmp/err"
 check "fabric load: nothing sent after the error" bash -c "[ \$(wc -l <'$MOCK_LOG') = 3 ]"
 
+# ---- probe: MRC_CMD_EP_PROBE (20), then one ep-probe-ntf a probe --------
+# (test-nlmock.c: answered, but even request ids with timeout 1 ms; the end
+# of id 1 comes before its ack)
+sent "probe: peer, request id, timeout in ns (default 1 s)" \
+"cmd=22 2=mrc0 3=fd00::2 7=1 9=1000000000" -- probe dev mrc0 peer fd00::2
+sent "probe: plane, path, dscp, count: one request a probe" \
+"cmd=22 2=mrc0 3=fd00::2 4=1 5=3 8=46 7=1 9=250000000
+cmd=22 2=mrc0 3=fd00::2 4=1 5=3 8=46 7=2 9=250000000" -- \
+	probe dev mrc0 peer fd00::2 plane 1 path 3 dscp 46 count 2 timeout 250
+sent "probe: an IPv4 peer as a v4-mapped GID, ev in hex" \
+"cmd=22 2=mrc0 3=::ffff:10.0.0.2 6=3221295666 7=1 9=1000000000" -- \
+	probe dev mrc0 peer 10.0.0.2 ev 0xc0011232
+expect_lines "probe: one line a probe, RTT and the peer's plane" \
+"mrc0 probe 1 peer fd00::2 plane 1 rtt 1.234 ms arrival_plane 1 service 2.500 us ev 0xc0011234" -- \
+	probe dev mrc0 peer fd00::2 plane 1
+expect "probe: a probe not answered: its line says timeout, exit 1" 1 "" \
+	"3 probes, 2 answered" -- probe dev mrc0 peer 10.0.0.2 count 3 timeout 1
+check "probe: ... and the lines in the order the ends came" bash -c \
+	"'$MRCCTL' probe dev mrc0 peer 10.0.0.2 count 3 timeout 1 2>/dev/null |
+	awk '{print \$3, \$5, \$NF}' | paste -sd, | grep -qx '1 10.0.0.2 0xc0011234,2 10.0.0.2 timeout,3 10.0.0.2 0xc0011234'"
+check "probe -j: status, rtt_ns, arrival_plane, service_ns, peer_ev" bash -c \
+	"'$MRCCTL' -j probe dev mrc0 peer fd00::2 count 2 timeout 1 | jq -e 'length == 2 and
+	.[0] == {dev: \"mrc0\", probe: 1, peer: \"fd00::2\", plane: 0, status: \"answered\",
+	rtt_ns: 1234567, arrival_plane: 0, service_ns: 2500, peer_ev: \"0xc0011234\"} and
+	.[1] == {dev: \"mrc0\", probe: 2, peer: \"fd00::2\", plane: 0, status: \"timeout\"}'"
+check "probe -j -p: the same JSON" json_same probe dev mrc0 peer fd00::2 count 2 timeout 1
+: >"$MOCK_LOG"
+expect "probe: path and ev: a usage error" 2 /dev/null "path and ev exclude each other" -- \
+	probe dev mrc0 peer fd00::2 path 1 ev 0xc0000001
+expect "probe: an ev of UDP source port 0: a usage error" 2 /dev/null "invalid ev" -- \
+	probe dev mrc0 peer fd00::2 ev 0x1234
+expect "probe: count 257: a usage error" 2 /dev/null "invalid count" -- \
+	probe dev mrc0 peer fd00::2 count 257
+expect "probe: no peer: a usage error" 2 /dev/null "peer" -- probe dev mrc0
+expect "probe: a bad peer address: a usage error" 2 /dev/null "invalid peer address" -- \
+	probe dev mrc0 peer fd00::x
+check "probe usage errors: nothing sent" test ! -s "$MOCK_LOG"
+MOCK_ERR="11:too many probes outstanding" expect "probe: a kernel error: its message, exit 1" 1 \
+	/dev/null "mrcctl: Error: mrc0: too many probes outstanding (Resource temporarily unavailable)" -- \
+	probe dev mrc0 peer fd00::2
+
 # ---- -n NETNS ----------------------------------------------------------
 : >"$MOCK_LOG"
 expect "-n: an unknown namespace: a clear error, exit 1" 1 /dev/null \

@@ -3,7 +3,7 @@
  * A stand-in for the kernel's "mrc" generic netlink family, for testing
  * mrcctl on a host without the module: LD_PRELOAD it and it replaces
  * libmnl's socket calls, answering with fixed devices, planes, paths and
- * EVs (as the family's spec describes them).
+ * EVs (as the family's spec describes them), and ends of EV probes.
  *
  *   MOCK_LOG=FILE        append one line per mrc request: "cmd=N TYPE=VALUE..."
  *                        (and "join=GROUP" when a multicast group is joined)
@@ -371,6 +371,9 @@ static void log_request(uint8_t cmd)
 				((const uint8_t *)mnl_attr_get_payload(a))[16]);
 		else if (mnl_attr_get_payload_len(a) == 4)
 			fprintf(f, "%u", mnl_attr_get_u32(a));
+		else if (mnl_attr_get_payload_len(a) == 8)
+			fprintf(f, "%llu",
+				(unsigned long long)mnl_attr_get_u64(a));
 		else
 			fputs(mnl_attr_get_str(a), f);
 	}
@@ -421,6 +424,41 @@ static void dump(uint8_t cmd)
 	put_done(0, NULL);
 }
 
+/*
+ * How an ep-probe ends, unicast to the socket that asked: answered (RTT
+ * 1.234567 ms, on the peer's plane of the request), but for an even
+ * request id with a timeout of 1 ms, which times out. The end of id 1
+ * comes before the ack, as the kernel's may.
+ */
+static void ep_probe_end(void)
+{
+	const struct nlattr *id = req_attr(MRC_A_EP_REQ_ID);
+	const struct nlattr *plane = req_attr(MRC_A_EP_PLANE);
+	const struct nlattr *peer = req_attr(MRC_A_EP_PEER);
+	const struct nlattr *tmo = req_attr(MRC_A_EP_TIMEOUT_NS);
+	uint32_t n = id ? mnl_attr_get_u32(id) : 0;
+	bool lost = !(n % 2) && tmo && mnl_attr_get_u64(tmo) <= 1000000;
+	uint32_t p = plane ? mnl_attr_get_u32(plane) : 0;
+
+	ntf(MRC_CMD_EP_PROBE_NTF);
+	mnl_attr_put_u32(cur, MRC_A_EP_DEV_INDEX, 3);
+	mnl_attr_put_u32(cur, MRC_A_EP_REQ_ID, n);
+	if (peer)
+		mnl_attr_put(cur, MRC_A_EP_PEER, mnl_attr_get_payload_len(peer),
+			     mnl_attr_get_payload(peer));
+	mnl_attr_put_u32(cur, MRC_A_EP_PLANE, p);
+	if (!lost) {
+		mnl_attr_put_u32(cur, MRC_A_EP_STATUS, MRC_EP_STATUS_ANSWERED);
+		mnl_attr_put_u64(cur, MRC_A_EP_RTT_NS, 1234567);
+		mnl_attr_put_u32(cur, MRC_A_EP_SERVICE_NS, 2500);
+		mnl_attr_put_u32(cur, MRC_A_EP_ARRIVAL_PLANE, p);
+		mnl_attr_put_u32(cur, MRC_A_EP_PEER_EV, 0xc0011234);
+	} else {
+		mnl_attr_put_u32(cur, MRC_A_EP_STATUS, MRC_EP_STATUS_TIMEOUT);
+	}
+	push();
+}
+
 static void answer_mrc(void)
 {
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
@@ -436,6 +474,15 @@ static void answer_mrc(void)
 		put_ack(-err, msg);
 	} else if (req->nlmsg_flags & NLM_F_DUMP) {
 		dump(g->cmd);
+	} else if (g->cmd == MRC_CMD_EP_PROBE) {
+		const struct nlattr *id = req_attr(MRC_A_EP_REQ_ID);
+		bool first = id && mnl_attr_get_u32(id) == 1;
+
+		if (first)
+			ep_probe_end();
+		put_ack(0, NULL);
+		if (!first)
+			ep_probe_end();
 	} else if (g->cmd != MRC_CMD_DEV_GET) {
 		put_ack(0, NULL);
 	} else if (d < 0) {

@@ -139,6 +139,19 @@ enum mrc_cc_profile_state {
 	MRC_CC_PROFILE_STATE_ONLINE,
 };
 
+#define MRC_MAX_EP_PROBES	256
+
+/**
+ * enum mrc_ep_status - How an endpoint probe ended (ep-probe-ntf).
+ * @MRC_EP_STATUS_ANSWERED: The peer answered; rtt-ns and arrival-plane are
+ *   set.
+ * @MRC_EP_STATUS_TIMEOUT: No answer within timeout-ns.
+ */
+enum mrc_ep_status {
+	MRC_EP_STATUS_ANSWERED,
+	MRC_EP_STATUS_TIMEOUT,
+};
+
 /**
  * enum mrc_plane_admin - Administrative state of a plane (the OCP MRC API's
  *   port admin state, port N being plane N - 1).
@@ -162,6 +175,9 @@ enum {
 	MRC_A_DEV_PLANES,
 	MRC_A_DEV_TRIM_DSCP,
 	MRC_A_DEV_TRIM_LASTHOP_DSCP,
+	MRC_A_DEV_EP_ANSWERED,
+	MRC_A_DEV_EP_RATE_LIMITED,
+	MRC_A_DEV_EP_UNMATCHED,
 
 	__MRC_A_DEV_MAX,
 	MRC_A_DEV_MAX = (__MRC_A_DEV_MAX - 1)
@@ -276,6 +292,26 @@ enum {
 };
 
 enum {
+	MRC_A_EP_DEV_INDEX = 1,
+	MRC_A_EP_DEV_NAME,
+	MRC_A_EP_PEER,
+	MRC_A_EP_PLANE,
+	MRC_A_EP_PATH_ID,
+	MRC_A_EP_EV,
+	MRC_A_EP_REQ_ID,
+	MRC_A_EP_DSCP,
+	MRC_A_EP_TIMEOUT_NS,
+	MRC_A_EP_STATUS,
+	MRC_A_EP_RTT_NS,
+	MRC_A_EP_SERVICE_NS,
+	MRC_A_EP_ARRIVAL_PLANE,
+	MRC_A_EP_PEER_EV,
+
+	__MRC_A_EP_MAX,
+	MRC_A_EP_MAX = (__MRC_A_EP_MAX - 1)
+};
+
+enum {
 	MRC_CMD_DEV_GET = 1,
 	MRC_CMD_DEV_SET,
 	MRC_CMD_PLANE_GET,
@@ -297,6 +333,8 @@ enum {
 	MRC_CMD_CC_PROFILE_SET,
 	MRC_CMD_EV_PROFILE_GET,
 	MRC_CMD_EV_PROFILE_SET,
+	MRC_CMD_EP_PROBE,
+	MRC_CMD_EP_PROBE_NTF,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = (__MRC_CMD_MAX - 1)

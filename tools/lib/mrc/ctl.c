@@ -16,8 +16,9 @@
  * yet fails as the API wants for a feature a device lacks, and
  * mrc_ctl_query_device says so: no EV format profiles
  * (ev_max_fmt_profiles 0: every such call is EINVAL), EV profiles in AUTO
- * mode only, no endpoint operations (ENOTSUP). A port's admin state is
- * its plane's (plane-set admin); port 1, plane 0, stays ENABLED.
+ * mode only. A port's admin state is its plane's (plane-set admin); port
+ * 1, plane 0, stays ENABLED. Endpoint operations (EV probes) are
+ * ctl_ep.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -195,7 +196,7 @@ static int ctl_device_query(struct ibv_context *context,
 	a->cc.algorithms = cc_algorithms;
 	/* port N is plane N - 1 */
 	a->phy_port_mask = d.planes << 1;
-	a->opt_attr = MRC_CTL_OPT_CAP_EV_EVENT;
+	a->opt_attr = MRC_CTL_OPT_CAP_EV_EVENT | MRC_CTL_OPT_CAP_EP_OP_EV_PROBE;
 	return 0;
 }
 
@@ -571,26 +572,4 @@ int mrc_ctl_query_cc_profile(struct mrc_context *mrc_ctx,
 	if (attr_mask & MRC_CTL_CC_PROFILE_VENDOR_CFG)
 		memset(attr->vendor_cfg, 0, sizeof(attr->vendor_cfg));
 	return 0;
-}
-
-/* ---- endpoint operations ------------------------------------------------ */
-
-LIBMRC_EXPORT
-int mrc_ctl_ep_batch_send_wait(struct mrc_context *mrc_ctx, uint8_t req_tc,
-			       enum mrc_ctl_ep_op_type op_type,
-			       struct mrc_ctl_ep_req *req, int num_req,
-			       uint32_t rsp_timeout,
-			       struct mrc_ctl_ep_rsp *rsp, int *num_rsp)
-{
-	if (mrc_ctl_claim(mrc_ctx))
-		return -1;
-	if (!req || !rsp || !num_rsp || num_req <= 0 ||
-	    (op_type != MRC_CTL_EP_OP_EV_PROBE &&
-	     op_type != MRC_CTL_EP_OP_PORT_STATUS_UPDATE)) {
-		errno = EINVAL;
-		return -1;
-	}
-	*num_rsp = 0;
-	errno = ENOTSUP;	/* no MRC_CTL_OPT_CAP_EP_OP_EV_PROBE */
-	return -1;
 }

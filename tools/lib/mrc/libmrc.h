@@ -6,7 +6,8 @@
  * the lists and the reference counts, never a data-path call. Files:
  * context.c (versions, contexts, device query, async events), cq.c
  * (channels, CQs, CQ events), qp.c (hints, QPs, posting), ctl.c (controller:
- * device, ports, profiles, endpoint operations), ctl_event.c (EV event CQs).
+ * device, ports, profiles), ctl_ep.c (endpoint operations: EV probes),
+ * ctl_event.c (EV event CQs).
  */
 #ifndef LIBMRC_H
 #define LIBMRC_H

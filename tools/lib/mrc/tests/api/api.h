@@ -42,6 +42,9 @@
  *   ev.c       the EV profiles
  *   port.c     the ports' admin state (port 2 with a second plane)
  *   procs.c    11: other controllers, in forked children
+ *   probe.c    13: endpoint operations (EV probes to the device's own
+ *              address, to nobody, misuse), before 11, which ends the
+ *              controller's context
  *   main.c     the arguments, the setup and the order the sections run in
  */
 #ifndef MRC_API_TEST_H
@@ -237,6 +240,7 @@ void t_ctl(struct env *e);		/* ctl.c */
 void t_ports(struct env *e);		/* port.c */
 void t_cc_profiles(struct env *e);
 void t_ev_profiles(struct env *e);		/* ev.c */
-void t_controllers(struct env *e);	/* procs.c */
+void t_ep_probes(struct env *e);	/* probe.c */
+void t_controllers(struct env *e);	/* procs.c (the last: ends e->ctx) */
 
 #endif /* MRC_API_TEST_H */

@@ -109,22 +109,12 @@ void t_ctl(struct env *e)
 					 MRC_CTL_CC_PROFILE_CUR_STATE), EINVAL,
 		"mrc_ctl_query_cc_profile: NULL context: EINVAL");
 
-	/* endpoint operations: none on mrc */
+	/* endpoint operations: their misuse (probes: probe.c) */
 	req.req_id = 1;
 	req.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
 	req.req_ev.port = 1;
 	memcpy(req.sgid.raw, e->gid.raw, sizeof(req.sgid.raw));
 	memcpy(req.dgid.raw, e->gid.raw, sizeof(req.dgid.raw));
-	nrsp = 5;
-	T_ERRNO(mrc_ctl_ep_batch_send_wait(e->ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
-					   &req, 1, 1000000, rsp, &nrsp),
-		ENOTSUP, "mrc_ctl_ep_batch_send_wait of an EV probe: ENOTSUP");
-	T_TRUE(nrsp == 0, "... with no responses (%d)", nrsp);
-	nrsp = 5;
-	T_ERRNO(mrc_ctl_ep_batch_send_wait(e->ctx, 0,
-					   MRC_CTL_EP_OP_PORT_STATUS_UPDATE,
-					   &req, 1, 1000000, rsp, &nrsp),
-		ENOTSUP, "mrc_ctl_ep_batch_send_wait of a port status update: ENOTSUP");
 	T_ERRNO(mrc_ctl_ep_batch_send_wait(e->ctx, 0, MRC_CTL_EP_OP_EV_PROBE,
 					   NULL, 1, 1000000, rsp, &nrsp),
 		EINVAL, "mrc_ctl_ep_batch_send_wait: NULL requests: EINVAL");

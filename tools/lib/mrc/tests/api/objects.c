@@ -108,8 +108,9 @@ void t_device(struct env *e)
 		T_TRUE(ca.opt_attr & MRC_CTL_OPT_CAP_EV_EVENT,
 		       "mrc_ctl_query_device: opt_attr has EV_EVENT (0x%x)",
 		       ca.opt_attr);
-		T_TRUE(!(ca.opt_attr & MRC_CTL_OPT_CAP_EP_OP_EV_PROBE),
-		       "mrc_ctl_query_device: opt_attr has no EP_OP_EV_PROBE");
+		T_TRUE(ca.opt_attr & MRC_CTL_OPT_CAP_EP_OP_EV_PROBE,
+		       "mrc_ctl_query_device: opt_attr has EP_OP_EV_PROBE (0x%x)",
+		       ca.opt_attr);
 		T_TRUE(ca.ev.ev_max_profiles == 16 &&
 		       ca.ev.ev_mode_mask == MRC_CTL_EV_MODE_AUTO &&
 		       ca.ev.ev_max_fmt_profiles == 0,
