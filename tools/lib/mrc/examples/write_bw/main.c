@@ -324,6 +324,8 @@ int main(int argc, char **argv)
 		goto out;
 	if (run(&b) == 0)
 		rc = 0;
+	if (!rc && o.linger)
+		sleep(o.linger);
 out:
 	teardown(&b);
 	return rc;

@@ -93,6 +93,9 @@ static void usage(FILE *f)
 		"  -F, --step-factor=N      size multiplier from one size to the next, >= 2\n"
 		"                           (default %9$d); the last size is --size\n"
 		"  -w, --warmup-iters=N     untimed WRITEs before each size (default %10$d)\n"
+		"  -L, --linger=SECONDS     keep the QP connected SECONDS after the last\n"
+		"                           size, to look at it (rdma resource, mrcctl ev\n"
+		"                           show); mrc's own, not the reference's (default 0)\n"
 		"  -h, --help               this text\n"
 		"\n"
 		"Both sides must be given the same -n, -s, -S and -F. The server checks\n"
@@ -144,6 +147,7 @@ int parse_opts(int argc, char **argv, struct opts *o)
 		{ "min-size",		required_argument, NULL, 'S' },
 		{ "step-factor",	required_argument, NULL, 'F' },
 		{ "warmup-iters",	required_argument, NULL, 'w' },
+		{ "linger",		required_argument, NULL, 'L' },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -158,7 +162,7 @@ int parse_opts(int argc, char **argv, struct opts *o)
 		.step = DEF_STEP,
 	};
 
-	while ((c = getopt_long(argc, argv, "p:d:i:g:m:n:s:S:F:w:h", lopts,
+	while ((c = getopt_long(argc, argv, "p:d:i:g:m:n:s:S:F:w:L:h", lopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -219,6 +223,11 @@ int parse_opts(int argc, char **argv, struct opts *o)
 			if (!parse_num("--warmup-iters", optarg, 0, INT_MAX, &v))
 				return EXIT_USAGE;
 			o->warmup = v;
+			break;
+		case 'L':
+			if (!parse_num("--linger", optarg, 0, 3600, &v))
+				return EXIT_USAGE;
+			o->linger = v;
 			break;
 		case 'h':
 			usage(stdout);

@@ -107,6 +107,7 @@ struct opts {
 	uint64_t min_size;
 	uint64_t max_size;
 	uint64_t step;
+	unsigned int linger;		/* seconds the QP stays after the sweep */
 };
 
 /* ---- the TCP side channel ---- */
