@@ -68,6 +68,7 @@
  * @cc_profiles: the controller's profiles (mrc_cc_profile.c); cfg_lock
  *		 for writers, and cc_lock for what a starting QP copies
  * @ev_profiles: the controller's EV profiles (mrc_ev_profile.c); cfg_lock
+ * @ev_fmts: the controller's EV format profiles (mrc_ev_fmt.c); cfg_lock
  * @trim_dscp: DSCP a trimming switch gives what it cut (the profile)
  * @trim_lasthop_dscp: DSCP of a cut at the last hop, MRC_DSCP_NONE: none
  */
@@ -110,6 +111,7 @@ struct mrc_dev {
 	atomic64_t cc_timeouts;
 	struct mrc_cc_profile cc_profiles[MRC_MAX_CC_PROFILES];
 	struct mrc_ev_profile ev_profiles[MRC_MAX_EV_PROFILES];
+	struct mrc_ev_fmt ev_fmts[MRC_MAX_EV_FMTS];
 	u8 trim_dscp;
 	u8 trim_lasthop_dscp;
 	struct mrc_ep *ep;		/* endpoint operations (mrc_ep.c) */
@@ -293,12 +295,13 @@ struct mrc_av {
 	u8 hop_limit;
 	u8 flags;			/* MRC_AV_* */
 	u16 sport;			/* UDP source port (entropy) */
+	u8 path;			/* MRC_AV_MULTIPATH: its path */
 	u32 flow_label;
 	struct in6_addr saddr;		/* v4-mapped for IPv4 */
 	struct in6_addr daddr;
 };
 
-/* sport and flow label hold an EV of the QP's EV set: route by its path */
+/* sport and flow label hold an EV of the QP's EV set: route by @path */
 #define MRC_AV_MULTIPATH	BIT(0)
 
 /* a packet on its way out carries its destination in skb->cb */
@@ -791,6 +794,10 @@ int mrc_peer_del(struct mrc_dev *mdev, const struct in6_addr *peer,
 		 struct netlink_ext_ack *extack);
 struct mrc_pathset *mrc_peer_get(struct mrc_dev *mdev,
 				 const struct in6_addr *peer);
+bool mrc_pathset_udp_end(const struct mrc_pathset *ps,
+			 const struct in6_addr *addr);
+bool mrc_peer_udp_end(struct mrc_dev *mdev, const struct in6_addr *peer,
+		      const struct in6_addr *addr);
 void mrc_peer_flush(struct mrc_dev *mdev);
 
 /* mrc_cc_profile.c */
@@ -800,12 +807,9 @@ int mrc_cc_profile_set(struct mrc_dev *mdev, u64 id,
 		       struct netlink_ext_ack *extack);
 void mrc_cc_profile_copy(struct mrc_qp *qp, bool *on, struct mrc_cc_params *p);
 
-/* mrc_ev_profile.c */
-struct mrc_ev_profile *mrc_ev_profile_find(struct mrc_dev *mdev, u64 id);
-int mrc_ev_profile_set(struct mrc_dev *mdev, u64 id,
-		       const struct mrc_ev_profile_change *ch,
-		       struct netlink_ext_ack *extack);
-void mrc_ev_profile_shape(struct mrc_qp *qp, u32 *count, u32 *min_active);
+/* mrc_ev_profile.c (the rest in mrc_ev_profile.h) */
+int mrc_ev_profile_connect(struct mrc_qp *qp, const struct in6_addr *daddr,
+			   struct mrc_pathset **ps, struct mrc_evset **evs);
 
 /* mrc_uapi.c: mrc's own uverbs methods (include/uapi/rdma/mrc-abi.h) */
 extern const struct uapi_definition mrc_uapi_defs[];
@@ -817,6 +821,8 @@ struct netlink_callback;
 typedef int (*mrc_nl_fill_t)(struct sk_buff *skb, struct mrc_dev *mdev,
 			     const struct genl_info *info);
 int mrc_nl_get_one(struct genl_info *info, int ia, int na, mrc_nl_fill_t fill);
+int mrc_nl_get_one_sized(struct genl_info *info, int ia, int na, size_t size,
+			 mrc_nl_fill_t fill);
 int mrc_nl_get_all(struct sk_buff *skb, struct netlink_callback *cb,
 		   mrc_nl_fill_t fill);
 /* a dump's position (in cb->ctx): the device index and the object in it */

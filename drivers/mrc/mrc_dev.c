@@ -336,6 +336,7 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 void mrc_dev_dealloc(struct ib_device *ibdev)
 {
 	struct mrc_dev *mdev = to_mdev(ibdev);
+	u32 i;
 
 	mutex_lock(&mrc_dev_list_lock);
 	list_del(&mdev->list);
@@ -348,6 +349,8 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	/* the planes are gone: no answer can come any more */
 	mrc_ep_cleanup(mdev);
 	mrc_peer_flush(mdev);
+	for (i = 0; i < ARRAY_SIZE(mdev->ev_profiles); i++)
+		mrc_ev_profile_release(&mdev->ev_profiles[i]);
 	mutex_destroy(&mdev->cfg_lock);
 	free_percpu(mdev->stats);
 	xa_destroy(&mdev->qp_xa);

@@ -291,8 +291,10 @@ int mrc_ep_probe_send(struct mrc_dev *mdev, const struct mrc_ep_probe_args *a,
 	av->sport = mrc_ev_sport(ev);
 	av->flow_label = mrc_ev_flow(ev);
 	av->daddr = a->peer;
-	if (ps)
+	if (ps) {
 		av->flags = MRC_AV_MULTIPATH;
+		av->path = a->path_id;
+	}
 
 	rcu_read_lock();
 	plane = plane_id < MRC_MAX_PLANES ?

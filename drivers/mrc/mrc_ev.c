@@ -21,9 +21,31 @@ static void ev_init(struct mrc_evset *evs, const struct mrc_pathset *ps,
 	e->exact = ps->paths[path]->cfg.mode != MRC_PATH_MODE_UDP;
 	e->plane = plane;
 	e->path = path;
+	e->entry = MRC_EV_NO_ENTRY;
 	e->state = MRC_EV_STATE_GOOD;
 	e->slot = slot;
 	e->value = mrc_ev_make(plane, path, salt, i);
+}
+
+/* an EV set of @total EVs, @per slots on each of @planes planes */
+static struct mrc_evset *evset_alloc(u32 total, u32 per, u32 planes,
+				     u32 seed, gfp_t gfp)
+{
+	struct mrc_evset *evs;
+	u32 k;
+
+	evs = kvzalloc(struct_size(evs, ev, total), gfp);
+	if (!evs)
+		return NULL;
+	evs->n = total;
+	evs->nslots = per * planes;
+	evs->per = per;
+	evs->min_active = max_t(u32, evs->nslots / 2, 1);
+	evs->peer_up = U16_MAX;
+	for (k = 0; k < MRC_MAX_PLANES; k++)
+		evs->rev[k] = -1;
+	prandom_seed_state(&evs->rnd, seed);
+	return evs;
 }
 
 /**
@@ -67,17 +89,9 @@ struct mrc_evset *mrc_evset_build(const struct mrc_pathset *ps, u32 n,
 	for (k = 0; k < MRC_MAX_PLANES; k++)
 		if (cnt[k] > 1)
 			total += nb;
-	evs = kvzalloc(struct_size(evs, ev, total), gfp);
+	evs = evset_alloc(total, per, planes, seed, gfp);
 	if (!evs)
 		return NULL;
-	evs->n = total;
-	evs->nslots = nslots;
-	evs->per = per;
-	evs->min_active = max(nslots / 2, 1u);
-	evs->peer_up = U16_MAX;
-	for (k = 0; k < MRC_MAX_PLANES; k++)
-		evs->rev[k] = -1;
-	prandom_seed_state(&evs->rnd, seed);
 	salt = prandom_u32_state(&evs->rnd);
 	i = 0;
 	for (k = 0; k < MRC_MAX_PLANES; k++) {
@@ -102,6 +116,89 @@ struct mrc_evset *mrc_evset_build(const struct mrc_pathset *ps, u32 n,
 	return evs;
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_evset_build);
+
+/* the @j-th candidate of plane @k, from a list of @nc */
+static const struct mrc_ev_cand *cand_of(const struct mrc_ev_cand *c, u32 nc,
+					 u32 k, u32 j)
+{
+	u32 i;
+
+	for (i = 0; i < nc; i++)
+		if (c[i].plane == k && !j--)
+			return &c[i];
+	return NULL;
+}
+
+/**
+ * mrc_evset_build_list() - the EV set of a QP whose EVs an EV profile lists
+ * @ps: the path set the candidates' paths are in
+ * @c: the candidates: each an EV on a path of @ps
+ * @nc: how many, 1..MRC_MAX_EVS
+ * @seed: seeds the QP's generator
+ * @gfp: allocation flags
+ *
+ * Every plane with candidates gets as many slots as the plane with the
+ * fewest has, filled round robin from a random first one; the rest of
+ * each plane's wait as backups. A candidate with a fixed value puts it on
+ * the wire as it is (mrc_evset_find() then searches), the others get
+ * mrc's own. Denied candidates start DENIED, out of the rotation.
+ *
+ * Return: the set (mrc_evset_free()), or NULL (no memory, or no candidate)
+ */
+struct mrc_evset *mrc_evset_build_list(const struct mrc_pathset *ps,
+				       const struct mrc_ev_cand *c, u32 nc,
+				       u32 seed, gfp_t gfp)
+{
+	u32 i, j, k, planes = 0, per = MRC_MAX_EVS, salt, off, s;
+	DECLARE_BITMAP(deny, MRC_MAX_EVS) = {};
+	u16 cnt[MRC_MAX_PLANES] = {};
+	struct mrc_ev_change chg;
+	struct mrc_evset *evs;
+
+	nc = min_t(u32, nc, MRC_MAX_EVS);
+	for (i = 0; i < nc; i++)
+		if (!cnt[c[i].plane]++)
+			planes++;
+	if (!planes)
+		return NULL;
+	for (k = 0; k < MRC_MAX_PLANES; k++)
+		if (cnt[k])
+			per = min_t(u32, per, cnt[k]);
+	evs = evset_alloc(nc, per, planes, seed, gfp);
+	if (!evs)
+		return NULL;
+	salt = prandom_u32_state(&evs->rnd);
+	for (i = 0, s = 0; s < 2; s++) {
+		for (k = 0; k < MRC_MAX_PLANES; k++) {
+			if (!cnt[k])
+				continue;
+			off = prandom_u32_state(&evs->rnd) % cnt[k];
+			if (!s)
+				evs->rev[k] = i;
+			for (j = s ? per : 0; j < (s ? cnt[k] : per); j++, i++) {
+				const struct mrc_ev_cand *x =
+					cand_of(c, nc, k, (off + j) % cnt[k]);
+
+				ev_init(evs, ps, i, k, x->path, salt, s ? -1 : i);
+				evs->ev[i].entry = x->entry;
+				if (x->fixed) {
+					evs->ev[i].value = x->value;
+					evs->fixed = true;
+				}
+				if (x->denied)
+					__set_bit(i, deny);
+				if (!s) {
+					evs->slot[i] = i;
+					evs->order[i] = i;
+				}
+			}
+		}
+	}
+	for_each_set_bit(i, deny, nc)
+		mrc_evset_signal(evs, i, MRC_EV_SIG_DENY, &chg);
+	return evs;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_evset_build_list);
 
 void mrc_evset_free(struct mrc_evset *evs)
 {
@@ -308,7 +405,8 @@ static bool path_down(const struct mrc_evset *evs, u8 path)
 
 /*
  * A backup for @e, which leaves its slot: a GOOD EV on standby on the same
- * plane and on another path, picked from a random start; preferably on a
+ * plane and on another path (a UDP one may share its path), picked from a
+ * random start; preferably on a
  * path that no ASSUMED_BAD EV of the QP names (a path that lost packets is
  * suspect). A suspect one still beats an empty slot: the plane keeps its
  * share, and a backup on a path that is really dead soon retires too. Not
@@ -344,8 +442,9 @@ static int find_backup(struct mrc_evset *evs, const struct mrc_ev *e)
 
 		i = (start + j) % evs->n;
 		b = &evs->ev[i];
+		/* a UDP EV's own value routes it: another is another route */
 		if (b->slot >= 0 || b->state != MRC_EV_STATE_GOOD ||
-		    b->plane != e->plane || b->path == e->path)
+		    b->plane != e->plane || (b->exact && b->path == e->path))
 			continue;
 		if (!test_bit(b->path, suspect))
 			return i;

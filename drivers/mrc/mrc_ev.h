@@ -105,6 +105,8 @@ static inline u32 mrc_ev_flow(u32 ev) { return ev & 0xffff; }
  *	@loss_run)
  * @exact: it names its path exactly (a source route, SRv6); a UDP/ECMP EV
  *	only feeds the switches' hashes
+ * @entry: the place of its EV profile's EV array it is made of, or
+ *	MRC_EV_NO_ENTRY
  * @delivered: @deliv_seq and @deliv_us are valid
  * @deliv_seq: send order of the newest packet on it known to have arrived
  * @deliv_us: its send time
@@ -136,6 +138,7 @@ struct mrc_ev {
 	u8 loss_run;
 	u8 penalty;		/* rounds still to sit out (SKIP) */
 	bool exact;
+	u16 entry;
 	bool delivered;
 	u32 deliv_seq;
 	u32 deliv_us;
@@ -182,6 +185,7 @@ struct mrc_evset {
 	u16 nbad;
 	u16 probe_cursor;
 	u16 peer_up;
+	bool fixed;		/* some values are a profile's (find searches) */
 	bool peer_heard;	/* a SACK gave peer_up ... */
 	u32 peer_cack;		/* ... with this cumulative ack */
 	u8 rev_cursor;
@@ -221,8 +225,23 @@ struct mrc_ev_change {
 	bool floor;
 };
 
+#define MRC_EV_NO_ENTRY		U16_MAX
+
+/* an EV an EV profile offers a QP (mrc_evset_build_list()) */
+struct mrc_ev_cand {
+	u8 plane;
+	u8 path;		/* in the QP's path set */
+	u16 entry;		/* the profile's place */
+	u32 value;		/* the value on the wire, when @fixed */
+	bool fixed;
+	bool denied;
+};
+
 struct mrc_evset *mrc_evset_build(const struct mrc_pathset *ps, u32 n,
 				  u32 seed, gfp_t gfp);
+struct mrc_evset *mrc_evset_build_list(const struct mrc_pathset *ps,
+				       const struct mrc_ev_cand *c, u32 nc,
+				       u32 seed, gfp_t gfp);
 void mrc_evset_free(struct mrc_evset *evs);
 int mrc_evset_next(struct mrc_evset *evs, u16 planes_up);
 bool mrc_evset_peer_planes(struct mrc_evset *evs, u16 up);
@@ -262,47 +281,27 @@ static inline bool mrc_ev_probe_after_bad(const struct mrc_ev *probed,
 	return probed->probe_tx_ns >= e->bad_ns;
 }
 
-/* the EV @value names in @evs, or NULL (not one of its EVs) */
+/*
+ * The EV @value names in @evs, or NULL (not one of its EVs). mrc's own
+ * values carry their index; a profile's are searched (a set has no two
+ * alike: mrc_ev_profile_connect()).
+ */
 static inline struct mrc_ev *mrc_evset_find(struct mrc_evset *evs, u32 value)
 {
-	u8 i = mrc_ev_index(value);
+	u32 i = mrc_ev_index(value);
 
-	if (!evs || i >= evs->n || evs->ev[i].value != value)
+	if (!evs)
 		return NULL;
-	return &evs->ev[i];
+	if (i < evs->n && evs->ev[i].value == value)
+		return &evs->ev[i];
+	if (!evs->fixed)
+		return NULL;
+	for (i = 0; i < evs->n; i++)
+		if (evs->ev[i].value == value)
+			return &evs->ev[i];
+	return NULL;
 }
 
-/*
- * An EV profile of the controller (the OCP MRC API's; mrc_ev_profile.c):
- * the shape of the EV sets of the QPs bound to it
- */
-struct mrc_ev_profile {
-	struct mrc_profile hdr;	/* id, state, QPs (mrc_profile.h) */
-	u8 mode;		/* enum mrc_ev_profile_mode */
-	u8 has;			/* MRC_EV_PROFILE_HAS_*: what was set */
-	u16 count;		/* rotation slots */
-	u16 min_active;		/* the floor (struct mrc_evset) */
-	u32 event_mask;		/* enum mrc_ev_event bits */
-};
-
-#define MRC_EV_PROFILE_HAS_MODE		BIT(0)
-#define MRC_EV_PROFILE_HAS_COUNT	BIT(1)
-#define MRC_EV_PROFILE_HAS_MIN_ACTIVE	BIT(2)
-#define MRC_EV_PROFILE_HAS_EVENT_MASK	BIT(3)
-
-/* what an ev-profile-set asks of a profile (mrc_ev_profile_apply()) */
-struct mrc_ev_profile_change {
-	bool set_state;
-	u8 state;
-	u8 set;			/* MRC_EV_PROFILE_HAS_*: given */
-	u8 mode;
-	u16 count;
-	u16 min_active;
-	u32 event_mask;
-};
-
-const char *mrc_ev_profile_apply(struct mrc_ev_profile *pf,
-				 const struct mrc_ev_profile_change *ch,
-				 int *err);
+#include "mrc_ev_profile.h"
 
 #endif /* _MRC_EV_H */

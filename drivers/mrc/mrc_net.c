@@ -307,8 +307,8 @@ static void xmit_one(struct mrc_dev *mdev, struct net_device *ndev,
 }
 
 /*
- * A packet on an EV of the QP's path set @ps. The EV names the path; the
- * path its plane and its addressing:
+ * A packet on an EV of the QP's path set @ps, sent on the EV's path
+ * (av->path), which gives its plane and its addressing:
  *   usid: outer IPv6 (plane address -> uSID container, next header 41) /
  *         inner IPv6 (node address -> peer node address) / UDP / ...
  *   srh:  outer IPv6 (plane address -> first segment, next header 43) /
@@ -321,7 +321,6 @@ static void xmit_mp(struct mrc_dev *mdev, struct mrc_pathset *ps,
 		    struct sk_buff *skb)
 {
 	struct mrc_av av = *mrc_skb_av(skb);
-	u32 ev = (u32)av.sport << 16 | (av.flow_label & 0xffff);
 	struct in6_addr saddr = {};
 	const struct in6_addr *da;
 	struct mrc_path *path;
@@ -330,9 +329,9 @@ static void xmit_mp(struct mrc_dev *mdev, struct mrc_pathset *ps,
 	struct net *net;
 	unsigned int len;
 
-	if (!ps || mrc_ev_path(ev) >= ps->npaths)
+	if (!ps || av.path >= ps->npaths)
 		goto drop;
-	path = ps->paths[mrc_ev_path(ev)];
+	path = ps->paths[av.path];
 	plane = rcu_dereference(mdev->planes[path->cfg.plane]);
 	/* built before the plane went admin down: lost, as on a carrier loss */
 	if (!plane || READ_ONCE(plane->admin_down))
@@ -538,15 +537,16 @@ static bool is_ours(struct mrc_plane *plane, const struct sk_buff *skb,
 /*
  * An RC QP hears only its peer: the source of the (inner) IP header must
  * be the address its AV sends to, or, on UDP paths, which run between
- * plane addresses, the peer's end of one. A packet from anywhere else is
- * forged, or meant for an earlier QP of the same number. qp->lock held:
- * the AV and the path set change under it.
+ * plane addresses, the peer's end of one: of the QP's path set, or for a
+ * QP whose EV profile made its paths (an srv6 format's), of the peer's.
+ * A packet from anywhere else is forged, or meant for an earlier QP of
+ * the same number. qp->lock held: the AV and the path set change under
+ * it.
  */
 static bool from_peer(struct mrc_qp *qp, const struct sk_buff *skb)
 {
 	const struct mrc_pathset *ps;
 	struct in6_addr src;
-	u32 i;
 
 	if (skb->protocol == htons(ETH_P_IP))
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &src);
@@ -555,14 +555,9 @@ static bool from_peer(struct mrc_qp *qp, const struct sk_buff *skb)
 	if (ipv6_addr_equal(&src, &qp->av.daddr))
 		return true;
 	ps = rcu_dereference_protected(qp->ps, lockdep_is_held(&qp->lock));
-	for (i = 0; ps && i < ps->npaths; i++) {
-		const struct mrc_path_cfg *cfg = &ps->paths[i]->cfg;
-
-		if (cfg->mode == MRC_PATH_MODE_UDP &&
-		    ipv6_addr_equal(&src, mrc_path_cfg_daddr(cfg)))
-			return true;
-	}
-	return false;
+	if (ps && ipv6_addr_any(&ps->peer))
+		return mrc_peer_udp_end(qp->mdev, &qp->av.daddr, &src);
+	return ps && mrc_pathset_udp_end(ps, &src);
 }
 
 static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)

@@ -73,6 +73,13 @@ static int fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
  */
 int mrc_nl_get_one(struct genl_info *info, int ia, int na, mrc_nl_fill_t fill)
 {
+	return mrc_nl_get_one_sized(info, ia, na, NLMSG_DEFAULT_SIZE, fill);
+}
+
+/* mrc_nl_get_one(), for a reply of up to @size bytes */
+int mrc_nl_get_one_sized(struct genl_info *info, int ia, int na, size_t size,
+			 mrc_nl_fill_t fill)
+{
 	struct mrc_dev *mdev;
 	struct sk_buff *msg;
 	int err;
@@ -80,7 +87,7 @@ int mrc_nl_get_one(struct genl_info *info, int ia, int na, mrc_nl_fill_t fill)
 	mdev = mrc_nl_info_dev(info, ia, na);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg) {
 		err = -ENOMEM;
 		goto out;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "mrc" family's EV requests: one RC QP's EV set (ev-get), the
- * operator's deny and allow (ev-set), its state changes (ev-change-ntf on
- * the "ev" group), and the controller's EV profiles (ev-profile-get, -set;
- * the rules are mrc_ev_profile.c's).
+ * operator's deny and allow (ev-set), and its state changes
+ * (ev-change-ntf on the "ev" group); by QP, or by the EV profile the QPs
+ * are bound to (the profiles themselves: mrc_nl_ev_profile.c).
  */
 #include <net/genetlink.h>
 
@@ -21,7 +21,9 @@ static int put_ev(struct sk_buff *skb, struct mrc_dev *mdev, u32 qpn, u32 i,
 	    nla_put_u32(skb, MRC_A_EV_VALUE, e->value) ||
 	    nla_put_u32(skb, MRC_A_EV_PLANE, e->plane) ||
 	    nla_put_u32(skb, MRC_A_EV_PATH_ID, e->path) ||
-	    nla_put_u32(skb, MRC_A_EV_STATE, e->state))
+	    nla_put_u32(skb, MRC_A_EV_STATE, e->state) ||
+	    (e->entry != MRC_EV_NO_ENTRY &&
+	     nla_put_u32(skb, MRC_A_EV_ENTRY_INDEX, e->entry)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -85,33 +87,68 @@ static int copy_evs(struct mrc_dev *mdev, u32 qpn, struct mrc_ev *out,
 }
 
 /*
- * The EV profile a request names by profile-id, with the EV value and
- * plane it asks about, for the EVs of every QP bound to it; cfg_lock held
- * while the caller walks them, so that the profile stays the one named.
+ * Which EVs of the QPs bound to an EV profile a request names: that value
+ * on that plane (mrc's own, AUTO), or the QPs' EVs made from the places
+ * of the profile's array that hold those bytes on that plane (EXP, GEN)
  */
-static struct mrc_profile *req_profile_ev(struct mrc_dev *mdev,
-					  const struct genl_info *info,
-					  struct netlink_ext_ack *extack,
-					  u32 *value, u32 *plane)
+struct ev_match {
+	struct mrc_ev_profile *pf;
+	u32 value;
+	u32 plane;
+	bool bytes;
+	u8 val[MRC_EV_BYTES];
+};
+
+/* the profile and EV a request names; cfg_lock held while it is used */
+static int req_profile_ev(struct mrc_dev *mdev, const struct genl_info *info,
+			  struct netlink_ext_ack *extack, struct ev_match *m)
 {
 	struct nlattr **a = info->attrs;
-	struct mrc_ev_profile *pf;
 	u64 id;
 
 	lockdep_assert_held(&mdev->cfg_lock);
-	if (!a[MRC_A_EV_PROFILE_ID] || !a[MRC_A_EV_VALUE] || !a[MRC_A_EV_PLANE]) {
-		NL_SET_ERR_MSG(extack, "QP number, or EV profile id, value and plane, required");
-		return ERR_PTR(-EINVAL);
+	memset(m, 0, sizeof(*m));
+	m->bytes = !!a[MRC_A_EV_EV_BYTES];
+	if (!a[MRC_A_EV_PROFILE_ID] || !a[MRC_A_EV_PLANE] ||
+	    (!m->bytes && !a[MRC_A_EV_VALUE])) {
+		NL_SET_ERR_MSG(extack,
+			       "QP number, or EV profile id, value (or ev-bytes) and plane, required");
+		return -EINVAL;
 	}
 	id = nla_get_uint(a[MRC_A_EV_PROFILE_ID]);
-	*value = nla_get_u32(a[MRC_A_EV_VALUE]);
-	*plane = nla_get_u32(a[MRC_A_EV_PLANE]);
-	pf = id ? mrc_ev_profile_find(mdev, id) : NULL;
-	if (!pf) {
+	m->plane = nla_get_u32(a[MRC_A_EV_PLANE]);
+	m->pf = id ? mrc_ev_profile_find(mdev, id) : NULL;
+	if (!m->pf) {
 		NL_SET_ERR_MSG_FMT(extack, "EV profile %llu is in init", id);
-		return ERR_PTR(-ENOENT);
+		return -ENOENT;
 	}
-	return &pf->hdr;
+	if (!m->bytes) {
+		m->value = nla_get_u32(a[MRC_A_EV_VALUE]);
+		return 0;
+	}
+	if (nla_len(a[MRC_A_EV_EV_BYTES]) > MRC_EV_BYTES ||
+	    !mrc_ev_profile_listed(m->pf) || m->plane >= MRC_MAX_PLANES) {
+		NL_SET_ERR_MSG_ATTR(extack, a[MRC_A_EV_EV_BYTES],
+				    "ev-bytes: up to 32 bytes, of an exp or gen profile, on a plane");
+		return -EINVAL;
+	}
+	nla_memcpy(m->val, a[MRC_A_EV_EV_BYTES], MRC_EV_BYTES);
+	return 0;
+}
+
+/* does @e, of a QP bound to @m's profile, match? qp->lock held */
+static bool ev_matches(const struct ev_match *m, const struct mrc_ev *e)
+{
+	const struct mrc_ev_entry *x;
+
+	if (e->plane != m->plane)
+		return false;
+	if (!m->bytes)
+		return e->value == m->value;
+	if (e->entry >= m->pf->count || !m->pf->entries)
+		return false;
+	x = &m->pf->entries[e->entry];
+	return x->port == m->plane + 1 && !memcmp(x->val, m->val, MRC_EV_BYTES);
 }
 
 /*
@@ -136,46 +173,50 @@ static struct mrc_qp *next_bound_qp(struct mrc_dev *mdev,
 	return NULL;
 }
 
-/* the index of EV @value on @plane in @qp's set, or -1; qp->lock held */
-static int find_ev(struct mrc_qp *qp, u32 value, u32 plane)
+/* the first EV from @i on of @qp that @m names, or -1; qp->lock held */
+static int next_match(struct mrc_qp *qp, const struct ev_match *m, u32 i)
 {
-	struct mrc_ev *e = mrc_evset_find(qp->evs, value);
-
-	return e && e->plane == plane ? e - qp->evs->ev : -1;
+	for (; qp->evs && i < qp->evs->n; i++)
+		if (ev_matches(m, &qp->evs->ev[i]))
+			return i;
+	return -1;
 }
 
-/* ev-get of a profile: the EV of that value and plane of each bound QP */
+/* ev-get of a profile: the EVs it names of each bound QP */
 static int dump_profile_ev(struct sk_buff *skb, struct netlink_callback *cb,
 			   struct mrc_dev *mdev)
 {
 	const struct genl_info *info = genl_info_dump(cb);
 	struct mrc_nl_dump_pos *pos = (void *)cb->ctx;
 	unsigned long qpn = pos->obj;
-	struct mrc_profile *pf;
+	struct ev_match m;
 	struct mrc_qp *qp;
-	u32 value, plane;
 	struct mrc_ev e;
-	int i, err = 0;
+	int i, err;
 
 	mutex_lock(&mdev->cfg_lock);
-	pf = req_profile_ev(mdev, info, cb->extack, &value, &plane);
-	if (IS_ERR(pf)) {
-		err = PTR_ERR(pf);
-		goto out;
-	}
-	while (!err && (qp = next_bound_qp(mdev, pf, &qpn))) {
-		spin_lock_bh(&qp->lock);
-		i = find_ev(qp, value, plane);
-		if (i >= 0)
-			e = qp->evs->ev[i];
-		spin_unlock_bh(&qp->lock);
-		if (i >= 0)
-			err = fill_ev(skb, mdev, qpn, i, &e, info);
+	err = req_profile_ev(mdev, info, cb->extack, &m);
+	while (!err && (qp = next_bound_qp(mdev, &m.pf->hdr, &qpn))) {
+		if (qpn != pos->obj)
+			pos->sub = 0;
+		pos->obj = qpn;
+		do {
+			spin_lock_bh(&qp->lock);
+			i = next_match(qp, &m, pos->sub);
+			if (i >= 0)
+				e = qp->evs->ev[i];
+			spin_unlock_bh(&qp->lock);
+			if (i >= 0)
+				err = fill_ev(skb, mdev, qpn, i, &e, info);
+			if (i >= 0 && !err)
+				pos->sub = i + 1;
+		} while (i >= 0 && !err);
 		mrc_qp_put(qp);
-		if (!err)
+		if (!err) {
 			pos->obj = ++qpn;
+			pos->sub = 0;
+		}
 	}
-out:
 	mutex_unlock(&mdev->cfg_lock);
 	return err;
 }
@@ -214,40 +255,48 @@ out:
 	return err == -EMSGSIZE && skb->len ? skb->len : err;
 }
 
-/* ev-set of a profile: @sig to the EV of that value and plane of each bound QP */
+/*
+ * ev-set of a profile: @sig to the EVs it names of each bound QP; for
+ * EXP and GEN, to the profile's places first, which QPs connecting later
+ * read
+ */
 static int set_profile_ev(struct mrc_dev *mdev, struct genl_info *info,
 			  enum mrc_ev_sig sig)
 {
 	unsigned long qpn = 0;
-	struct mrc_profile *pf;
+	struct ev_match m;
 	struct mrc_qp *qp;
-	u32 value, plane;
-	int i, n = 0;
+	int i, n = 0, err;
 
 	mutex_lock(&mdev->cfg_lock);
-	pf = req_profile_ev(mdev, info, info->extack, &value, &plane);
-	if (IS_ERR(pf)) {
-		mutex_unlock(&mdev->cfg_lock);
-		return PTR_ERR(pf);
-	}
-	for (; (qp = next_bound_qp(mdev, pf, &qpn)); qpn++) {
+	err = req_profile_ev(mdev, info, info->extack, &m);
+	if (err)
+		goto out;
+	if (m.bytes)
+		n = mrc_ev_profile_deny(m.pf, m.val, m.plane + 1,
+					sig == MRC_EV_SIG_DENY);
+	for (; (qp = next_bound_qp(mdev, &m.pf->hdr, &qpn)); qpn++) {
 		spin_lock_bh(&qp->lock);
-		i = find_ev(qp, value, plane);
-		if (i >= 0) {
+		for (i = next_match(qp, &m, 0); i >= 0; i = next_match(qp, &m, i + 1)) {
 			mrc_sched_signal(qp, i, sig);
 			n++;
 		}
 		spin_unlock_bh(&qp->lock);
 		mrc_qp_put(qp);
 	}
-	mutex_unlock(&mdev->cfg_lock);
 	if (!n) {
-		NL_SET_ERR_MSG_FMT(info->extack,
-				   "no QP bound to the profile has EV 0x%08x on plane %u",
-				   value, plane);
-		return -ENOENT;
+		if (m.bytes)
+			NL_SET_ERR_MSG_FMT(info->extack,
+					   "the profile has no such EV on plane %u", m.plane);
+		else
+			NL_SET_ERR_MSG_FMT(info->extack,
+					   "no QP bound to the profile has EV 0x%08x on plane %u",
+					   m.value, m.plane);
+		err = -ENOENT;
 	}
-	return 0;
+out:
+	mutex_unlock(&mdev->cfg_lock);
+	return err;
 }
 
 /* The operator denies an EV (DENIED) or allows it again (GOOD) */
@@ -318,12 +367,15 @@ void mrc_nl_notify_ev(struct mrc_qp *qp, u32 i, const struct mrc_ev *e,
 		      const struct mrc_ev_change *chg, u8 cause)
 {
 	const struct mrc_profile *h = READ_ONCE(qp->ev_profile);
+	const struct mrc_ev_profile *pf = NULL;
 	struct mrc_dev *mdev = qp->mdev;
 	struct net_device *ndev;
 	struct sk_buff *msg;
 	struct net *net;
 	void *hdr;
 
+	if (h)
+		pf = container_of(h, struct mrc_ev_profile, hdr);
 	rcu_read_lock();
 	ndev = rcu_dereference(mdev->ndev);
 	net = ndev ? dev_net(ndev) : NULL;
@@ -338,9 +390,11 @@ void mrc_nl_notify_ev(struct mrc_qp *qp, u32 i, const struct mrc_ev *e,
 	    nla_put_u32(msg, MRC_A_EV_CAUSE, cause) ||
 	    (chg->backup >= 0 && nla_put_u32(msg, MRC_A_EV_BACKUP, chg->backup)) ||
 	    nla_put_uint(msg, MRC_A_EV_TIME, ktime_get_real_ns()) ||
-	    (h && (nla_put_uint(msg, MRC_A_EV_PROFILE_ID, h->id) ||
-		   nla_put_u32(msg, MRC_A_EV_EVENT_MASK,
-			       container_of(h, struct mrc_ev_profile, hdr)->event_mask)))) {
+	    (pf && (nla_put_uint(msg, MRC_A_EV_PROFILE_ID, pf->hdr.id) ||
+		    nla_put_u32(msg, MRC_A_EV_EVENT_MASK, pf->event_mask) ||
+		    (e->entry < pf->count && pf->entries &&
+		     nla_put(msg, MRC_A_EV_EV_BYTES, MRC_EV_BYTES,
+			     pf->entries[e->entry].val))))) {
 		nlmsg_free(msg);
 		goto out;
 	}
@@ -349,138 +403,4 @@ void mrc_nl_notify_ev(struct mrc_qp *qp, u32 i, const struct mrc_ev *e,
 				GFP_ATOMIC);
 out:
 	rcu_read_unlock();
-}
-
-/* ---- the controller's profiles ----------------------------------------- */
-
-static int fill_profile(struct sk_buff *skb, struct mrc_dev *mdev,
-			const struct mrc_ev_profile *v,
-			const struct genl_info *info)
-{
-	void *hdr = genlmsg_iput(skb, info);
-
-	if (!hdr)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, MRC_A_EV_DEV_INDEX, mdev->ib_dev.index) ||
-	    nla_put_string(skb, MRC_A_EV_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
-	    mrc_nl_put_profile(skb, MRC_A_EV_PROFILE_ID, MRC_A_EV_PROFILE_QPS,
-			       &v->hdr) ||
-	    ((v->has & MRC_EV_PROFILE_HAS_MODE) &&
-	     nla_put_u32(skb, MRC_A_EV_PROFILE_MODE, v->mode)) ||
-	    ((v->has & MRC_EV_PROFILE_HAS_COUNT) &&
-	     nla_put_u32(skb, MRC_A_EV_PROFILE_COUNT, v->count)) ||
-	    ((v->has & MRC_EV_PROFILE_HAS_MIN_ACTIVE) &&
-	     nla_put_u32(skb, MRC_A_EV_PROFILE_MIN_ACTIVE, v->min_active)) ||
-	    ((v->has & MRC_EV_PROFILE_HAS_EVENT_MASK) &&
-	     nla_put_u32(skb, MRC_A_EV_EVENT_MASK, v->event_mask))) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
-}
-
-/* a copy of profile @pf (cfg_lock held): what a reply shows */
-static void profile_view(const struct mrc_ev_profile *pf,
-			 struct mrc_ev_profile *v)
-{
-	*v = *pf;
-	atomic_set(&v->hdr.qps, atomic_read(&pf->hdr.qps));
-}
-
-static int fill_profile_req(struct sk_buff *skb, struct mrc_dev *mdev,
-			    const struct genl_info *info)
-{
-	struct mrc_ev_profile *pf, v;
-	u64 id;
-	int err;
-
-	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, &id);
-	if (err)
-		return err;
-	mutex_lock(&mdev->cfg_lock);
-	pf = mrc_ev_profile_find(mdev, id);
-	if (pf)
-		profile_view(pf, &v);
-	mutex_unlock(&mdev->cfg_lock);
-	if (!pf) {
-		NL_SET_ERR_MSG_FMT(info->extack, "EV profile %llu is in init", id);
-		return -ENOENT;
-	}
-	return fill_profile(skb, mdev, &v, info);
-}
-
-int mrc_nl_ev_profile_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	return mrc_nl_get_one(info, MRC_A_EV_DEV_INDEX, MRC_A_EV_DEV_NAME,
-			      fill_profile_req);
-}
-
-static int dump_profiles(struct sk_buff *skb, struct mrc_dev *mdev,
-			 struct netlink_callback *cb)
-{
-	struct mrc_nl_dump_pos *pos = (void *)cb->ctx;
-	struct mrc_ev_profile v;
-	int err;
-
-	for (; pos->obj < MRC_MAX_EV_PROFILES; pos->obj++) {
-		mutex_lock(&mdev->cfg_lock);
-		profile_view(&mdev->ev_profiles[pos->obj], &v);
-		mutex_unlock(&mdev->cfg_lock);
-		if (!v.hdr.id)
-			continue;
-		err = fill_profile(skb, mdev, &v, genl_info_dump(cb));
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-int mrc_nl_ev_profile_get_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb)
-{
-	return mrc_nl_dump_devs(skb, cb, MRC_A_EV_DEV_INDEX, MRC_A_EV_DEV_NAME,
-				dump_profiles);
-}
-
-int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct mrc_ev_profile_change ch = {};
-	struct nlattr **a = info->attrs;
-	struct mrc_dev *mdev;
-	u64 id;
-	int err;
-
-	mdev = mrc_nl_admin_dev(skb, info, MRC_A_EV_DEV_INDEX,
-				MRC_A_EV_DEV_NAME);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	err = mrc_nl_profile_id(info, MRC_A_EV_PROFILE_ID, &id);
-	if (err)
-		goto out;
-	ch.set_state = !!a[MRC_A_EV_PROFILE_STATE];
-	if (ch.set_state)
-		ch.state = nla_get_u32(a[MRC_A_EV_PROFILE_STATE]);
-	if (a[MRC_A_EV_PROFILE_MODE]) {
-		ch.set |= MRC_EV_PROFILE_HAS_MODE;
-		ch.mode = nla_get_u32(a[MRC_A_EV_PROFILE_MODE]);
-	}
-	if (a[MRC_A_EV_PROFILE_COUNT]) {
-		ch.set |= MRC_EV_PROFILE_HAS_COUNT;
-		ch.count = nla_get_u32(a[MRC_A_EV_PROFILE_COUNT]);
-	}
-	if (a[MRC_A_EV_PROFILE_MIN_ACTIVE]) {
-		ch.set |= MRC_EV_PROFILE_HAS_MIN_ACTIVE;
-		ch.min_active = nla_get_u32(a[MRC_A_EV_PROFILE_MIN_ACTIVE]);
-	}
-	if (a[MRC_A_EV_EVENT_MASK]) {
-		ch.set |= MRC_EV_PROFILE_HAS_EVENT_MASK;
-		ch.event_mask = nla_get_u32(a[MRC_A_EV_EVENT_MASK]);
-	}
-	mutex_lock(&mdev->cfg_lock);
-	err = mrc_ev_profile_set(mdev, id, &ch, info->extack);
-	mutex_unlock(&mdev->cfg_lock);
-out:
-	ib_device_put(&mdev->ib_dev);
-	return err;
 }

@@ -15,6 +15,25 @@ static const struct netlink_range_validation mrc_a_ep_req_id_range = {
 	.max	= 65535ULL,
 };
 
+/* Common nested types */
+const struct nla_policy mrc_ev_entry_nl_policy[MRC_A_EV_ENTRY_ALL_COPIES + 1] = {
+	[MRC_A_EV_ENTRY_PLACE] = { .type = NLA_U32, },
+	[MRC_A_EV_ENTRY_EV_BYTES] = { .type = NLA_BINARY, },
+	[MRC_A_EV_ENTRY_PORT] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_PLANES),
+	[MRC_A_EV_ENTRY_STATE] = NLA_POLICY_MAX(NLA_U32, 3),
+	[MRC_A_EV_ENTRY_NEW_BYTES] = { .type = NLA_BINARY, },
+	[MRC_A_EV_ENTRY_NEW_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MAX_PLANES),
+	[MRC_A_EV_ENTRY_ALL_COPIES] = { .type = NLA_FLAG, },
+};
+
+const struct nla_policy mrc_ev_field_nl_policy[MRC_A_EV_FIELD_MASK + 1] = {
+	[MRC_A_EV_FIELD_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 32),
+	[MRC_A_EV_FIELD_INIT_VAL] = { .type = NLA_U32, },
+	[MRC_A_EV_FIELD_MIN_VAL] = { .type = NLA_U32, },
+	[MRC_A_EV_FIELD_MAX_VAL] = { .type = NLA_U32, },
+	[MRC_A_EV_FIELD_MASK] = { .type = NLA_U32, },
+};
+
 /* MRC_CMD_DEV_GET - do */
 static const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_NAME + 1] = {
 	[MRC_A_DEV_INDEX] = { .type = NLA_U32, },
@@ -91,17 +110,18 @@ static const struct nla_policy mrc_path_del_nl_policy[MRC_A_PATH_SEGS + 1] = {
 };
 
 /* MRC_CMD_EV_GET - dump */
-static const struct nla_policy mrc_ev_get_nl_policy[MRC_A_EV_PROFILE_ID + 1] = {
+static const struct nla_policy mrc_ev_get_nl_policy[MRC_A_EV_EV_BYTES + 1] = {
 	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_EV_QPN] = { .type = NLA_U32, },
 	[MRC_A_EV_PROFILE_ID] = { .type = NLA_UINT, },
 	[MRC_A_EV_VALUE] = { .type = NLA_U32, },
 	[MRC_A_EV_PLANE] = { .type = NLA_U32, },
+	[MRC_A_EV_EV_BYTES] = { .type = NLA_BINARY, },
 };
 
 /* MRC_CMD_EV_SET - do */
-static const struct nla_policy mrc_ev_set_nl_policy[MRC_A_EV_PROFILE_ID + 1] = {
+static const struct nla_policy mrc_ev_set_nl_policy[MRC_A_EV_EV_BYTES + 1] = {
 	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_EV_QPN] = { .type = NLA_U32, },
@@ -110,6 +130,7 @@ static const struct nla_policy mrc_ev_set_nl_policy[MRC_A_EV_PROFILE_ID + 1] = {
 	[MRC_A_EV_PROFILE_ID] = { .type = NLA_UINT, },
 	[MRC_A_EV_VALUE] = { .type = NLA_U32, },
 	[MRC_A_EV_PLANE] = { .type = NLA_U32, },
+	[MRC_A_EV_EV_BYTES] = { .type = NLA_BINARY, },
 };
 
 /* MRC_CMD_PLANE_SET - do */
@@ -190,10 +211,11 @@ static const struct nla_policy mrc_cc_profile_set_nl_policy[MRC_A_CC_PROFILE_STA
 };
 
 /* MRC_CMD_EV_PROFILE_GET - do */
-static const struct nla_policy mrc_ev_profile_get_do_nl_policy[MRC_A_EV_PROFILE_ID + 1] = {
+static const struct nla_policy mrc_ev_profile_get_do_nl_policy[MRC_A_EV_ENTRIES + 1] = {
 	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_EV_PROFILE_ID] = { .type = NLA_UINT, },
+	[MRC_A_EV_ENTRIES] = { .type = NLA_FLAG, },
 };
 
 /* MRC_CMD_EV_PROFILE_GET - dump */
@@ -203,15 +225,18 @@ static const struct nla_policy mrc_ev_profile_get_dump_nl_policy[MRC_A_EV_DEV_NA
 };
 
 /* MRC_CMD_EV_PROFILE_SET - do */
-static const struct nla_policy mrc_ev_profile_set_nl_policy[MRC_A_EV_EVENT_MASK + 1] = {
+static const struct nla_policy mrc_ev_profile_set_nl_policy[MRC_A_EV_ENTRY + 1] = {
 	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
 	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
 	[MRC_A_EV_PROFILE_ID] = { .type = NLA_UINT, },
 	[MRC_A_EV_PROFILE_STATE] = NLA_POLICY_MAX(NLA_U32, 2),
-	[MRC_A_EV_PROFILE_MODE] = NLA_POLICY_MAX(NLA_U32, 0),
+	[MRC_A_EV_PROFILE_MODE] = NLA_POLICY_MAX(NLA_U32, 2),
 	[MRC_A_EV_PROFILE_COUNT] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MAX_EVS),
 	[MRC_A_EV_PROFILE_MIN_ACTIVE] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_MAX_EVS),
 	[MRC_A_EV_EVENT_MASK] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[MRC_A_EV_FMT_ID] = { .type = NLA_UINT, },
+	[MRC_A_EV_FIELD] = NLA_POLICY_NESTED(mrc_ev_field_nl_policy),
+	[MRC_A_EV_ENTRY] = NLA_POLICY_NESTED(mrc_ev_entry_nl_policy),
 };
 
 /* MRC_CMD_EP_PROBE - do */
@@ -225,6 +250,29 @@ static const struct nla_policy mrc_ep_probe_nl_policy[MRC_A_EP_TIMEOUT_NS + 1] =
 	[MRC_A_EP_REQ_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_a_ep_req_id_range),
 	[MRC_A_EP_DSCP] = NLA_POLICY_MAX(NLA_U32, 63),
 	[MRC_A_EP_TIMEOUT_NS] = { .type = NLA_UINT, },
+};
+
+/* MRC_CMD_EV_FMT_GET - do */
+static const struct nla_policy mrc_ev_fmt_get_do_nl_policy[MRC_A_EV_FMT_ID + 1] = {
+	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_EV_FMT_ID] = { .type = NLA_UINT, },
+};
+
+/* MRC_CMD_EV_FMT_GET - dump */
+static const struct nla_policy mrc_ev_fmt_get_dump_nl_policy[MRC_A_EV_DEV_NAME + 1] = {
+	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+};
+
+/* MRC_CMD_EV_FMT_SET - do */
+static const struct nla_policy mrc_ev_fmt_set_nl_policy[MRC_A_EV_FMT_WIDTH + 1] = {
+	[MRC_A_EV_DEV_INDEX] = { .type = NLA_U32, },
+	[MRC_A_EV_DEV_NAME] = { .type = NLA_NUL_STRING, .len = 63, },
+	[MRC_A_EV_FMT_ID] = { .type = NLA_UINT, },
+	[MRC_A_EV_PROFILE_STATE] = NLA_POLICY_MAX(NLA_U32, 2),
+	[MRC_A_EV_FMT_MODE] = NLA_POLICY_MAX(NLA_U32, 2),
+	[MRC_A_EV_FMT_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 128),
 };
 
 /* Ops table for mrc */
@@ -301,14 +349,14 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.cmd		= MRC_CMD_EV_GET,
 		.dumpit		= mrc_nl_ev_get_dumpit,
 		.policy		= mrc_ev_get_nl_policy,
-		.maxattr	= MRC_A_EV_PROFILE_ID,
+		.maxattr	= MRC_A_EV_EV_BYTES,
 		.flags		= GENL_CMD_CAP_DUMP,
 	},
 	{
 		.cmd		= MRC_CMD_EV_SET,
 		.doit		= mrc_nl_ev_set_doit,
 		.policy		= mrc_ev_set_nl_policy,
-		.maxattr	= MRC_A_EV_PROFILE_ID,
+		.maxattr	= MRC_A_EV_EV_BYTES,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
@@ -369,7 +417,7 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.cmd		= MRC_CMD_EV_PROFILE_GET,
 		.doit		= mrc_nl_ev_profile_get_doit,
 		.policy		= mrc_ev_profile_get_do_nl_policy,
-		.maxattr	= MRC_A_EV_PROFILE_ID,
+		.maxattr	= MRC_A_EV_ENTRIES,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
@@ -383,7 +431,7 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.cmd		= MRC_CMD_EV_PROFILE_SET,
 		.doit		= mrc_nl_ev_profile_set_doit,
 		.policy		= mrc_ev_profile_set_nl_policy,
-		.maxattr	= MRC_A_EV_EVENT_MASK,
+		.maxattr	= MRC_A_EV_ENTRY,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 	{
@@ -391,6 +439,27 @@ static const struct genl_split_ops mrc_nl_ops[] = {
 		.doit		= mrc_nl_ep_probe_doit,
 		.policy		= mrc_ep_probe_nl_policy,
 		.maxattr	= MRC_A_EP_TIMEOUT_NS,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_EV_FMT_GET,
+		.doit		= mrc_nl_ev_fmt_get_doit,
+		.policy		= mrc_ev_fmt_get_do_nl_policy,
+		.maxattr	= MRC_A_EV_FMT_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= MRC_CMD_EV_FMT_GET,
+		.dumpit		= mrc_nl_ev_fmt_get_dumpit,
+		.policy		= mrc_ev_fmt_get_dump_nl_policy,
+		.maxattr	= MRC_A_EV_DEV_NAME,
+		.flags		= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= MRC_CMD_EV_FMT_SET,
+		.doit		= mrc_nl_ev_fmt_set_doit,
+		.policy		= mrc_ev_fmt_set_nl_policy,
+		.maxattr	= MRC_A_EV_FMT_WIDTH,
 		.flags		= GENL_CMD_CAP_DO,
 	},
 };

@@ -11,6 +11,10 @@
 
 #include <uapi/linux/mrc.h>
 
+/* Common nested types */
+extern const struct nla_policy mrc_ev_entry_nl_policy[MRC_A_EV_ENTRY_ALL_COPIES + 1];
+extern const struct nla_policy mrc_ev_field_nl_policy[MRC_A_EV_FIELD_MASK + 1];
+
 int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
@@ -37,6 +41,9 @@ int mrc_nl_ev_profile_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
 int mrc_nl_ev_profile_set_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_ep_probe_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_ev_fmt_get_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_ev_fmt_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_nl_ev_fmt_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	MRC_NLGRP_CONFIG,

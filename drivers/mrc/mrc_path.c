@@ -235,6 +235,35 @@ struct mrc_pathset *mrc_pathset_add(const struct mrc_pathset *old,
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_pathset_add);
 
+/**
+ * mrc_pathset_make() - a snapshot of @n new paths, in the order given
+ * @peer: the remote node address (:: for an EV profile's paths)
+ * @cfg: the paths, checked with mrc_path_cfg_check(), sorted by plane
+ * @n: how many, 1..MRC_MAX_PATHS; alike ones are kept
+ *
+ * Return: the snapshot (one reference), or NULL (no memory).
+ */
+struct mrc_pathset *mrc_pathset_make(const struct in6_addr *peer,
+				     const struct mrc_path_cfg *cfg, u32 n)
+{
+	struct mrc_pathset *ps = alloc_set(peer, n);
+	u32 i;
+
+	if (!ps)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		ps->paths[i] = new_path(&cfg[i]);
+		if (!ps->paths[i]) {
+			while (i--)
+				kref_put(&ps->paths[i]->ref, path_release);
+			kfree(ps);
+			return NULL;
+		}
+	}
+	return ps;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_pathset_make);
+
 static bool matches(const struct mrc_path *path, const struct mrc_path_cfg *c,
 		    unsigned int match)
 {

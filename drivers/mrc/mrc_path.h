@@ -112,6 +112,8 @@ struct mrc_pathset *mrc_pathset_add(const struct mrc_pathset *old,
 struct mrc_pathset *mrc_pathset_del(const struct mrc_pathset *old,
 				    const struct mrc_path_cfg *cfg,
 				    unsigned int match, unsigned int *ndel);
+struct mrc_pathset *mrc_pathset_make(const struct in6_addr *peer,
+				     const struct mrc_path_cfg *cfg, u32 n);
 void mrc_pathset_put(struct mrc_pathset *ps);
 
 /* what mrc_pathset_del() compares: the plane, and the usid or remote */

@@ -46,6 +46,39 @@ struct mrc_pathset *mrc_peer_get(struct mrc_dev *mdev,
 	return found;
 }
 
+/* is @addr the peer's end of a UDP path of @ps? */
+bool mrc_pathset_udp_end(const struct mrc_pathset *ps,
+			 const struct in6_addr *addr)
+{
+	u32 i;
+
+	for (i = 0; i < ps->npaths; i++) {
+		const struct mrc_path_cfg *cfg = &ps->paths[i]->cfg;
+
+		if (cfg->mode == MRC_PATH_MODE_UDP &&
+		    ipv6_addr_equal(addr, mrc_path_cfg_daddr(cfg)))
+			return true;
+	}
+	return false;
+}
+
+/* is @addr @peer's end of one of the device's UDP paths to it? */
+bool mrc_peer_udp_end(struct mrc_dev *mdev, const struct in6_addr *peer,
+		      const struct in6_addr *addr)
+{
+	struct mrc_pathset *ps;
+	bool found = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(ps, &mdev->peers, list)
+		if (ipv6_addr_equal(&ps->peer, peer)) {
+			found = mrc_pathset_udp_end(ps, addr);
+			break;
+		}
+	rcu_read_unlock();
+	return found;
+}
+
 static bool node_address(const struct in6_addr *a)
 {
 	int t = ipv6_addr_type(a);

@@ -338,7 +338,6 @@ struct mrc_conn {
 static int conn_prepare(struct mrc_qp *qp, struct mrc_conn *c,
 			const struct rdma_ah_attr *ah)
 {
-	u32 count, floor;
 	int err;
 
 	memset(c, 0, sizeof(*c));
@@ -348,18 +347,9 @@ static int conn_prepare(struct mrc_qp *qp, struct mrc_conn *c,
 	c->av.sport = mrc_qp_sport(qp->ibqp.qp_num);
 	if (qp->ibqp.qp_type != IB_QPT_RC || c->av.family != AF_INET6)
 		return 0;
-	c->ps = mrc_peer_get(qp->mdev, &c->av.daddr);
-	if (!c->ps)
-		return 0;
-	mrc_ev_profile_shape(qp, &count, &floor);
-	c->evs = mrc_evset_build(c->ps, count, get_random_u32(), GFP_KERNEL);
-	if (!c->evs) {
-		mrc_pathset_put(c->ps);
-		c->ps = NULL;
-		return -ENOMEM;
-	}
-	if (floor)
-		c->evs->min_active = min(floor, (u32)c->evs->nslots);
+	err = mrc_ev_profile_connect(qp, &c->av.daddr, &c->ps, &c->evs);
+	if (err || !c->evs)
+		return err;
 	mrc_dbg(qp->mdev, "QP %u to %pI6c: %u paths, %u EVs\n", qp->ibqp.qp_num,
 		&c->av.daddr, c->ps->npaths, c->evs->n);
 	return 0;

@@ -29,6 +29,7 @@ static void stamp(struct mrc_qp *qp, struct sk_buff *skb, struct mrc_ev *e)
 	struct mrc_av *av = mrc_skb_av(skb);
 
 	av->flags |= MRC_AV_MULTIPATH;
+	av->path = e->path;
 	av->sport = mrc_ev_sport(e->value);
 	av->flow_label = mrc_ev_flow(e->value);
 	e->tx_pkts++;

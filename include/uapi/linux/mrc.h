@@ -107,9 +107,39 @@ enum mrc_cc_algo {
  * @MRC_EV_PROFILE_MODE_AUTO: mrc's own (the OCP MRC API's AUTO mode): each QP
  *   builds its EV set from its peer's path set, with the profile's count and
  *   floor.
+ * @MRC_EV_PROFILE_MODE_EXP: Explicit (the OCP API's EXP): the controller lists
+ *   the profile's EVs (entry), each with its port (plane + 1), expanded
+ *   through the profile's fields into the format's layout (ev-fmt-set).
+ * @MRC_EV_PROFILE_MODE_GEN: Generated (the OCP API's GEN): mrc lists
+ *   profile-count EVs, the first combinations of the fields' ranges (the first
+ *   field changing fastest), each on every plane of the device in turn.
  */
 enum mrc_ev_profile_mode {
 	MRC_EV_PROFILE_MODE_AUTO,
+	MRC_EV_PROFILE_MODE_EXP,
+	MRC_EV_PROFILE_MODE_GEN,
+};
+
+#define MRC_MAX_EV_FMTS		16
+#define MRC_MAX_EV_FIELDS	16
+
+/**
+ * enum mrc_ev_fmt_mode - Where an EV of an exp or gen EV profile goes in a
+ *   packet (its format profile's mode); the expanded EV is a bit string, most
+ *   significant bit first.
+ * @MRC_EV_FMT_MODE_STEV: Structured EV, at most 32 bits: the first 16 are the
+ *   UDP source port, the next 16 the low bits of the flow label. The QP's peer
+ *   path set's udp paths give the destination on each plane.
+ * @MRC_EV_FMT_MODE_SRV6: SRv6, at most 256 bits: the first 128 are the outer
+ *   destination (a uSID container; the format's first field is its locator
+ *   block and its second the uSID length); more than 128 add an SRH whose
+ *   second segment is the next 128 bits.
+ * @MRC_EV_FMT_MODE_UDP: At most 16 bits, the UDP source port (flow label 0).
+ */
+enum mrc_ev_fmt_mode {
+	MRC_EV_FMT_MODE_STEV,
+	MRC_EV_FMT_MODE_SRV6,
+	MRC_EV_FMT_MODE_UDP,
 };
 
 /**
@@ -252,6 +282,15 @@ enum {
 	MRC_A_EV_PROFILE_MIN_ACTIVE,
 	MRC_A_EV_EVENT_MASK,
 	MRC_A_EV_PROFILE_QPS,
+	MRC_A_EV_FMT_ID,
+	MRC_A_EV_FMT_MODE,
+	MRC_A_EV_FMT_WIDTH,
+	MRC_A_EV_FMT_USERS,
+	MRC_A_EV_FIELD,
+	MRC_A_EV_ENTRY,
+	MRC_A_EV_ENTRIES,
+	MRC_A_EV_EV_BYTES,
+	MRC_A_EV_ENTRY_INDEX,
 
 	__MRC_A_EV_MAX,
 	MRC_A_EV_MAX = (__MRC_A_EV_MAX - 1)
@@ -312,6 +351,30 @@ enum {
 };
 
 enum {
+	MRC_A_EV_FIELD_WIDTH = 1,
+	MRC_A_EV_FIELD_INIT_VAL,
+	MRC_A_EV_FIELD_MIN_VAL,
+	MRC_A_EV_FIELD_MAX_VAL,
+	MRC_A_EV_FIELD_MASK,
+
+	__MRC_A_EV_FIELD_MAX,
+	MRC_A_EV_FIELD_MAX = (__MRC_A_EV_FIELD_MAX - 1)
+};
+
+enum {
+	MRC_A_EV_ENTRY_PLACE = 1,
+	MRC_A_EV_ENTRY_EV_BYTES,
+	MRC_A_EV_ENTRY_PORT,
+	MRC_A_EV_ENTRY_STATE,
+	MRC_A_EV_ENTRY_NEW_BYTES,
+	MRC_A_EV_ENTRY_NEW_PORT,
+	MRC_A_EV_ENTRY_ALL_COPIES,
+
+	__MRC_A_EV_ENTRY_MAX,
+	MRC_A_EV_ENTRY_MAX = (__MRC_A_EV_ENTRY_MAX - 1)
+};
+
+enum {
 	MRC_CMD_DEV_GET = 1,
 	MRC_CMD_DEV_SET,
 	MRC_CMD_PLANE_GET,
@@ -335,6 +398,8 @@ enum {
 	MRC_CMD_EV_PROFILE_SET,
 	MRC_CMD_EP_PROBE,
 	MRC_CMD_EP_PROBE_NTF,
+	MRC_CMD_EV_FMT_GET,
+	MRC_CMD_EV_FMT_SET,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = (__MRC_CMD_MAX - 1)
