@@ -171,9 +171,9 @@ fmt_roundtrip() {
 check "ev fmt set: offline stev, widths 16,16, online; ev fmt show reads them back" fmt_roundtrip
 fmt_refusals() {
 	ev_refused "No such file or directory" ev fmt show dev mrca id 4 &&
-		A ev fmt set dev mrca id 4 state offline mode stev && A ev fmt set dev mrca id 4 widths 20,20 &&
-		ev_refused "Invalid argument" ev fmt set dev mrca id 4 state online &&
-		ev_refused "Invalid argument" ev fmt set dev mrca id 4 state online mode udp widths 8,9 &&
+		A ev fmt set dev mrca id 4 state offline mode stev &&
+		ev_refused "Invalid argument" ev fmt set dev mrca id 4 widths 20,20 state online &&
+		ev_refused "Invalid argument" ev fmt set dev mrca id 4 mode udp widths 8,9 state online &&
 		A -j ev fmt show dev mrca id 4 | jq -e '.[0].state == "offline"' &&
 		A ev fmt set dev mrca id 4 state init && ! A ev fmt show dev mrca id 4 2>/dev/null
 }
@@ -251,8 +251,8 @@ ev_teardown() {
 		A -j ev fmt show dev mrca id 3 | jq -e '.[0].users == 0' &&
 		A ev fmt set dev mrca id 3 state init &&
 		! A ev fmt show dev mrca id 3 2>/dev/null && ! A ev profile show dev mrca id 5 2>/dev/null &&
-		[ "$(A -j ev fmt show dev mrca)" = "[]" ] &&
-		[ "$(A -j ev profile show dev mrca | jq 'map(select(.id == 5 or .id == 6)) | length')" = 0 ]
+		A -j ev fmt show dev mrca | jq -e 'map(select(.id == 3)) == []' &&
+		A -j ev profile show dev mrca | jq -e 'map(select(.id == 5 or .id == 6)) == []'
 }
 check "teardown: an offline format an EV profile names stays (EBUSY); profiles, then the format, to init" \
 	ev_teardown
