@@ -190,10 +190,12 @@ stev_profile() {
 		A ev profile set dev "$DEV_A" id 22 state online min_active 1 events assumed_bad &&
 		A -j ev profile show dev "$DEV_A" id 22 entries >"$LOGS/p22" &&
 		jq -e '.[0] | .count == 16 and
-			([.entries[] | [.ev_bytes[0:4], .port]] ==
-			 [range(0; 16) | [("c00" + (. / 4 | floor | tostring)), (. % 4 + 1)]])' "$LOGS/p22"
+			([.entries[] | [.ev_bytes[0:2], .port]] ==
+			 [range(0; 16) | [(["00", "20", "40", "60"][. / 4 | floor]), (. % 4 + 1)]])' "$LOGS/p22"
 }
-check "stev format 12 (16+16), gen profile 22: ports 0xc000..0xc003 (of 0..7) on each of 4 planes" \
+# the array holds the generated bits (3 of them, first in the EV's first
+# byte), which the fields' init 0xc000 makes source ports 0xc000..0xc003
+check "stev format 12 (16+16), gen profile 22: EVs 0..3 (of 0..7) on each of 4 planes, in that order" \
 	stev_profile
 ip netns exec "$NS_B" timeout "$TMO" tcpdump -nn -q -l -Q in -c 100 -i p2 \
 	"ip6 src $(fabric_plane_addr h1 2) and udp dst port 4791" >"$LOGS/udp.cap" 2>"$LOGS/udp.err" &
