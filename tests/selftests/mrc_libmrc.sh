@@ -128,7 +128,7 @@ bound_sweep() {
 		env MRC_QP_CC_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S "$3" -s "$3" \
 		-n "$4" -w 0 "$IP_B"
 }
-# the client keeps its QP a while after the sweep, for ev_set_of_client
+# the client keeps its QP a while after the sweep, for client_evset
 bound_ev_sweep() {
 	TAG=$1 pair "$BW" -d "$DEV_B" -g "$GID_B" -S "$3" -s "$3" -n "$4" -w 2 -- \
 		env MRC_QP_EV_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S "$3" -s "$3" \
@@ -181,19 +181,6 @@ check "ev profile 9 on h1: offline (auto, 8 EVs), then online (min_active 2, ass
 		'$TOPO_MRCCTL' -n '$NS_A' ev profile set dev '$DEV_A' id 9 state online min_active 2 events assumed_bad &&
 		'$TOPO_MRCCTL' -n '$NS_A' -j ev profile show dev '$DEV_A' id 9 |
 		jq -e '.[0].state == \"online\" and .[0].count == 8 and .[0].min_active == 2 and .[0].events == \"assumed_bad\"'"
-# the EV set of h1's RC QP, once it has one
-ev_set_of_client() {
-	local q i
-	for ((i = 0; i < 600; i++)); do
-		q=$(rc_qpn)
-		if [ -n "$q" ] && A -j ev show dev "$DEV_A" qpn "$q" >"$LOGS/evset" 2>/dev/null &&
-			jq -e 'length > 0' "$LOGS/evset" >/dev/null 2>&1; then
-			return 0
-		fi
-		nap 0.1
-	done
-	return 1
-}
 
 T1="t1-p1-1"
 ip netns exec "$NS_A" timeout -k 5 "$TMO" stdbuf -oL "$EVS" -d "$DEV_A" -c 1 -D \
@@ -202,7 +189,7 @@ evpid=$!
 check "mrc_ev_events: an EV event CQ on h1" \
 	wait_for "$(tmo 30)" grep -q '^ready' "$LOGS/events"
 fabric_link_down "t0-p1-0:$T1" && fabric_link_down "t0-p1-1:$T1"
-ev_set_of_client &
+client_evset "$LOGS/evset" &
 setpid=$!
 check "mrc_write_bw bound to ev profile 9: 64 KiB x $((ITERS * 4)) with T1 $T1 dead, every byte checked" \
 	bound_ev_sweep ft. 9 $((64 << 10)) $((ITERS * 4))
