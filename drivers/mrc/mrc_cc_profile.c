@@ -79,13 +79,8 @@ EXPORT_SYMBOL_IF_KUNIT(mrc_cc_profile_apply);
 /* the profile of id @id, or NULL; id 0: a free slot; cfg_lock held */
 struct mrc_cc_profile *mrc_cc_profile_find(struct mrc_dev *mdev, u64 id)
 {
-	u32 i;
-
 	lockdep_assert_held(&mdev->cfg_lock);
-	for (i = 0; i < ARRAY_SIZE(mdev->cc_profiles); i++)
-		if (mdev->cc_profiles[i].hdr.id == id)
-			return &mdev->cc_profiles[i];
-	return NULL;
+	return mrc_profile_find_in(mdev->cc_profiles, id);
 }
 
 /**
@@ -103,23 +98,15 @@ int mrc_cc_profile_set(struct mrc_dev *mdev, u64 id,
 		       const struct mrc_cc_profile_change *ch,
 		       struct netlink_ext_ack *extack)
 {
-	struct mrc_cc_profile *pf = mrc_cc_profile_find(mdev, id);
-	struct mrc_cc_profile next;
+	struct mrc_cc_profile *pf, next;
 	const char *why;
 	int err;
 
-	if (!pf) {
-		pf = mrc_cc_profile_find(mdev, 0);
-		if (!pf) {
-			NL_SET_ERR_MSG_FMT(extack, "the device keeps %u profiles, all in use",
-					   MRC_MAX_CC_PROFILES);
-			return -ENOSPC;
-		}
-	}
+	pf = mrc_profile_slot_in(mdev->cc_profiles, id, extack);
+	if (IS_ERR(pf))
+		return PTR_ERR(pf);
 	/* worked out on a copy: readers see the old profile or the new */
 	next = *pf;
-	if (!next.hdr.id)
-		next.hdr.state = MRC_CC_PROFILE_STATE_INIT;
 	why = mrc_cc_profile_apply(&next, ch, &err);
 	if (why) {
 		NL_SET_ERR_MSG_FMT(extack, "%s", why);
@@ -130,7 +117,7 @@ int mrc_cc_profile_set(struct mrc_dev *mdev, u64 id,
 	pf->on = next.on;
 	pf->configured = next.configured;
 	pf->params = next.params;
-	pf->hdr.id = next.hdr.state == MRC_CC_PROFILE_STATE_INIT ? 0 : id;
+	mrc_profile_settle(&pf->hdr, id);
 	spin_unlock_bh(&mdev->cc_lock);
 	return 0;
 }

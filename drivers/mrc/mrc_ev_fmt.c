@@ -108,13 +108,8 @@ EXPORT_SYMBOL_IF_KUNIT(mrc_ev_fmt_apply);
 /* the format of id @id, or NULL; id 0: a free slot; cfg_lock held */
 struct mrc_ev_fmt *mrc_ev_fmt_find(struct mrc_dev *mdev, u64 id)
 {
-	u32 i;
-
 	lockdep_assert_held(&mdev->cfg_lock);
-	for (i = 0; i < ARRAY_SIZE(mdev->ev_fmts); i++)
-		if (mdev->ev_fmts[i].hdr.id == id)
-			return &mdev->ev_fmts[i];
-	return NULL;
+	return mrc_profile_find_in(mdev->ev_fmts, id);
 }
 
 /**
@@ -130,25 +125,19 @@ int mrc_ev_fmt_set(struct mrc_dev *mdev, u64 id,
 		   const struct mrc_ev_fmt_change *ch,
 		   struct netlink_ext_ack *extack)
 {
-	struct mrc_ev_fmt *fmt = mrc_ev_fmt_find(mdev, id);
+	struct mrc_ev_fmt *fmt;
 	const char *why;
 	int err;
 
-	if (!fmt) {
-		fmt = mrc_ev_fmt_find(mdev, 0);
-		if (!fmt) {
-			NL_SET_ERR_MSG_FMT(extack, "the device keeps %u EV formats, all in use",
-					   MRC_MAX_EV_FMTS);
-			return -ENOSPC;
-		}
-		fmt->hdr.state = MRC_CC_PROFILE_STATE_INIT;
-	}
+	fmt = mrc_profile_slot_in(mdev->ev_fmts, id, extack);
+	if (IS_ERR(fmt))
+		return PTR_ERR(fmt);
 	why = mrc_ev_fmt_apply(fmt, ch, &err);
 	if (why) {
 		NL_SET_ERR_MSG_FMT(extack, "%s", why);
 		return err;
 	}
-	fmt->hdr.id = fmt->hdr.state == MRC_CC_PROFILE_STATE_INIT ? 0 : id;
+	mrc_profile_settle(&fmt->hdr, id);
 	return 0;
 }
 

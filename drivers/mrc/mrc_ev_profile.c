@@ -115,13 +115,8 @@ EXPORT_SYMBOL_IF_KUNIT(mrc_ev_profile_apply);
 /* the profile of id @id, or NULL; id 0: a free slot; cfg_lock held */
 struct mrc_ev_profile *mrc_ev_profile_find(struct mrc_dev *mdev, u64 id)
 {
-	u32 i;
-
 	lockdep_assert_held(&mdev->cfg_lock);
-	for (i = 0; i < ARRAY_SIZE(mdev->ev_profiles); i++)
-		if (mdev->ev_profiles[i].hdr.id == id)
-			return &mdev->ev_profiles[i];
-	return NULL;
+	return mrc_profile_find_in(mdev->ev_profiles, id);
 }
 
 /* apply the replacements of @ch to @arr (@n places) */
@@ -323,23 +318,17 @@ int mrc_ev_profile_set(struct mrc_dev *mdev, u64 id,
 		       const struct mrc_ev_profile_change *ch,
 		       struct netlink_ext_ack *extack)
 {
-	struct mrc_ev_profile *pf = mrc_ev_profile_find(mdev, id), next;
 	struct mrc_ev_fmt *fmt = NULL, *old_fmt = NULL;
+	struct mrc_ev_profile *pf, next;
 	struct mrc_ev_entry *arr = NULL;
 	struct online on = {};
 	bool was_on, now_on, listed;
 	const char *why;
 	int err;
 
-	if (!pf) {
-		pf = mrc_ev_profile_find(mdev, 0);
-		if (!pf) {
-			NL_SET_ERR_MSG_FMT(extack, "the device keeps %u EV profiles, all in use",
-					   MRC_MAX_EV_PROFILES);
-			return -ENOSPC;
-		}
-		pf->hdr.state = MRC_CC_PROFILE_STATE_INIT;
-	}
+	pf = mrc_profile_slot_in(mdev->ev_profiles, id, extack);
+	if (IS_ERR(pf))
+		return PTR_ERR(pf);
 	memcpy(&next, pf, sizeof(next));
 	why = mrc_ev_profile_apply(&next, ch, &err);
 	if (why) {
@@ -417,7 +406,7 @@ int mrc_ev_profile_set(struct mrc_dev *mdev, u64 id,
 	pf->count = next.count;
 	pf->nfields = next.nfields;
 	memcpy(pf->fields, next.fields, sizeof(pf->fields));
-	pf->hdr.id = pf->hdr.state == MRC_CC_PROFILE_STATE_INIT ? 0 : id;
+	mrc_profile_settle(&pf->hdr, id);
 	return 0;
 fail:
 	kvfree(arr);

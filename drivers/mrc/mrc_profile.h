@@ -20,6 +20,26 @@ struct mrc_profile {
 	atomic_t qps;		/* RC QPs bound to it */
 };
 
+struct netlink_ext_ack;
+
+struct mrc_profile *mrc_profile_lookup(void *table, size_t size, u32 n,
+				       u64 id);
+struct mrc_profile *mrc_profile_slot(void *table, size_t size, u32 n, u64 id,
+				     struct netlink_ext_ack *extack);
+void mrc_profile_settle(struct mrc_profile *pf, u64 id);
+
+/*
+ * The profile of id @id in table @arr (an array of structs whose first
+ * member is their struct mrc_profile), or NULL; id 0: a free slot
+ */
+#define mrc_profile_find_in(arr, id)					\
+	((typeof(&(arr)[0]))mrc_profile_lookup((arr), sizeof((arr)[0]),	\
+					       ARRAY_SIZE(arr), (id)))
+/* the slot an x-set request works on (mrc_profile_slot()) */
+#define mrc_profile_slot_in(arr, id, extack)				\
+	((typeof(&(arr)[0]))mrc_profile_slot((arr), sizeof((arr)[0]),	\
+					     ARRAY_SIZE(arr), (id), (extack)))
+
 int mrc_profile_online(struct mrc_profile *pf, u64 id,
 		       struct mrc_profile **out);
 void mrc_profile_bind(struct mrc_profile **slot, struct mrc_profile *pf);

@@ -4,7 +4,9 @@
 # mrcctl and the "mrc" generic netlink family: device listing per network
 # namespace (run in it, or with -n), JSON output, lookups, clear errors, multi-part dumps,
 # a plane's source prefixes (set, shown, cleared, refused), the congestion
-# control profile (every knob round-trips, bad values refused with a reason).
+# control profile (every knob round-trips, bad values refused with a reason),
+# EV format profiles and exp and gen EV profiles (set, shown with their EV
+# arrays, EVs denied by their bytes, refusals, teardown).
 #
 #   ns a: mrca on va  <-- veth -->  ns b: mrcb on vb
 #
@@ -18,7 +20,7 @@ modprobe -q ib_uverbs
 modprobe -q veth
 modprobe -q dummy
 
-ktap_header 34
+ktap_header 45
 trap cleanup_ns EXIT
 setup_ns a b
 ip link add va netns "$a" type veth peer name vb netns "$b"
@@ -132,6 +134,129 @@ check "cc set: bad words are usage errors (exit 2), nothing sent" \
 		A cc set dev mrca 2>&1 | grep -q 'nothing to set'; [ \${PIPESTATUS[0]} = 2 ]"
 rm -f "$CC_SAVED"
 
+# -- EV format profiles and an exp EV profile (the OCP MRC API's): a format
+# round-trips; an exp profile of two EVs filled by replacements goes online;
+# its EV array is shown; its EVs are denied and allowed by their bytes; a
+# failed replacement changes nothing; a format in use stays; all torn down.
+# No QP is bound: what is checked is the kernel's word on the profiles.
+# fmt_is ID JSON: ev fmt show of format ID is exactly JSON
+fmt_is() {
+	A -j ev fmt show dev mrca id "$1" | jq -e --argjson want "$2" '. == [$want]' >/dev/null ||
+		{ echo "fmt $1: $(A -j ev fmt show dev mrca id "$1" 2>&1)"; return 1; }
+}
+# entries_are ID JQ: profile ID's EV array (jq array of [ev_bytes, port,
+# state], ev_bytes without zero bytes at the end) equals JQ
+entries_are() {
+	local got
+	got=$(A -j ev profile show dev mrca id "$1" entries |
+		jq -c '[.[0].entries[] | [(.ev_bytes | sub("(00)+$"; "")), .port, .state]]') || return 1
+	[ "$got" = "$(jq -nc "$2")" ] || { echo "profile $1 entries: $got, want $(jq -nc "$2")"; return 1; }
+}
+# ev_refused WANT ARGS...: mrcctl ARGS exits 1 and says WANT (the kernel's
+# extack, or its strerror)
+ev_refused() {
+	local want=$1 err rc
+	shift
+	err=$(A "$@" 2>&1); rc=$?
+	[ "$rc" = 1 ] && [[ $err == *"$want"* ]] || { echo "exit $rc: $err"; return 1; }
+}
+fmt_roundtrip() {
+	A ev fmt set dev mrca id 3 state offline mode stev &&
+		fmt_is 3 '{"dev":"mrca","id":3,"state":"offline","users":0,"mode":"stev"}' &&
+		A ev fmt set dev mrca id 3 widths 16,16 &&
+		A ev fmt set dev mrca id 3 state online &&
+		fmt_is 3 '{"dev":"mrca","id":3,"state":"online","users":0,"mode":"stev","widths":[16,16]}' &&
+		A ev fmt show dev mrca | grep -qx 'mrca fmt 3 online users 0 mode stev widths 16,16'
+}
+check "ev fmt set: offline stev, widths 16,16, online; ev fmt show reads them back" fmt_roundtrip
+fmt_refusals() {
+	ev_refused "No such file or directory" ev fmt show dev mrca id 4 &&
+		A ev fmt set dev mrca id 4 state offline mode stev &&
+		ev_refused "Invalid argument" ev fmt set dev mrca id 4 widths 20,20 state online &&
+		ev_refused "Invalid argument" ev fmt set dev mrca id 4 mode udp widths 8,9 state online &&
+		A -j ev fmt show dev mrca id 4 | jq -e '.[0].state == "offline"' &&
+		A ev fmt set dev mrca id 4 state init && ! A ev fmt show dev mrca id 4 2>/dev/null
+}
+check "ev fmt set: a format in init is ENOENT; stev wider than 32 bits, udp than 16, refused online" \
+	fmt_refusals
+exp_offline() {
+	A ev profile set dev mrca id 5 state offline mode exp count 2 fmt 3 &&
+		A -j ev profile show dev mrca id 5 | jq -e '.[0] | .state == "offline" and .mode == "exp" and
+			.count == 2 and .fmt == 3' &&
+		entries_are 5 '[["",0,"GOOD"],["",0,"GOOD"]]' &&
+		A ev profile show dev mrca id 5 entries | grep -qx '    entry 1 ev - port 0 state GOOD' &&
+		A -j ev fmt show dev mrca id 3 | jq -e '.[0].users == 1'
+}
+check "ev profile set exp: offline with count 2 and fmt 3, two unpopulated places; the format has a user" \
+	exp_offline
+exp_fill() {
+	A ev profile set dev mrca id 5 replace - c0011234@1 replace - c0025678@1 &&
+		entries_are 5 '[["c0011234",1,"GOOD"],["c0025678",1,"GOOD"]]' &&
+		A ev profile show dev mrca id 5 entries | grep -qx '    entry 0 ev c0011234 port 1 state GOOD' &&
+		A -j ev profile show dev mrca id 5 entries |
+			jq -e '.[0].entries[1] == {entry: 1, ev_bytes: "c002567800000000000000000000000000000000000000000000000000000000",
+				port: 1, state: "GOOD"}'
+}
+check "ev profile set replace: two EVs in the unpopulated places, ev profile show entries reads them" exp_fill
+exp_online() {
+	A ev profile set dev mrca id 5 state online min_active 1 events assumed_bad &&
+		A -j ev profile show dev mrca id 5 | jq -e '.[0] | .state == "online" and .min_active == 1 and
+			.events == "assumed_bad" and .qps == 0' &&
+		ev_refused "" ev profile set dev mrca id 5 replace c0011234@1 c0019999@1 &&
+		entries_are 5 '[["c0011234",1,"GOOD"],["c0025678",1,"GOOD"]]'
+}
+check "ev profile set exp: online with its two EVs; online, replacements refused" exp_online
+fmt_busy() {
+	ev_refused "Device or resource busy" ev fmt set dev mrca id 3 state offline &&
+		A -j ev fmt show dev mrca id 3 | jq -e '.[0].state == "online"'
+}
+check "ev fmt set: a format an online exp profile uses cannot go offline (EBUSY)" fmt_busy
+exp_deny() {
+	A ev set dev mrca profile 5 ev c0025678 plane 0 state denied &&
+		entries_are 5 '[["c0011234",1,"GOOD"],["c0025678",1,"DENIED"]]' &&
+		A ev profile show dev mrca id 5 entries | grep -qx '    entry 1 ev c0025678 port 1 state DENIED' &&
+		A ev set dev mrca profile 5 ev c0025678 plane 0 state good &&
+		entries_are 5 '[["c0011234",1,"GOOD"],["c0025678",1,"GOOD"]]' &&
+		ev_refused "No such file or directory" ev set dev mrca profile 5 ev c0025679 plane 0 state denied &&
+		ev_refused "" ev set dev mrca profile 5 ev c0025678 plane 1 state denied &&
+		entries_are 5 '[["c0011234",1,"GOOD"],["c0025678",1,"GOOD"]]' &&
+		[ "$(A -j ev show dev mrca profile 5 ev c0011234 plane 0)" = "[]" ]
+}
+check "ev set profile ev: an EV denied and allowed again by its bytes and plane; others ENOENT" exp_deny
+exp_atomic() {
+	A ev profile set dev mrca id 5 state offline &&
+		ev_refused "replacement" ev profile set dev mrca id 5 replace c0011234@1 aa@1 replace ffff@1 bb@1 &&
+		entries_are 5 '[["c0011234",1,"GOOD"],["c0025678",1,"GOOD"]]' &&
+		A ev profile set dev mrca id 5 replace c0011234@1 c0035678@1 denied &&
+		entries_are 5 '[["c0035678",1,"DENIED"],["c0025678",1,"GOOD"]]'
+}
+check "ev profile set replace: a failed second replacement leaves the first undone; denied replaces" \
+	exp_atomic
+gen_online() {
+	A ev profile set dev mrca id 6 state offline mode gen count 8 fmt 3 \
+		field 16:0xc000:1:3:0x3 field 16:0x1234:0:0:0 &&
+		A -j ev profile show dev mrca id 6 | jq -e '.[0].fields == [{width: 16, init: 49152, min: 1,
+			max: 3, mask: "0x3"}, {width: 16, init: 4660, min: 0, max: 0, mask: "0x0"}]' &&
+		A ev profile set dev mrca id 6 state online min_active 1 events good &&
+		A -j ev profile show dev mrca id 6 entries | jq -e '.[0] | .count == 3 and (.entries | length == 3) and
+			([.entries[].port] | unique == [1]) and ([.entries[].ev_bytes] | unique | length == 3)'
+}
+check "ev profile set gen: fields read back; online, 3 combinations on 1 plane: count 3, 3 EVs on port 1" \
+	gen_online
+ev_teardown() {
+	A ev profile set dev mrca id 6 state offline && A ev profile set dev mrca id 6 state init &&
+		A ev fmt set dev mrca id 3 state offline &&
+		ev_refused "Device or resource busy" ev fmt set dev mrca id 3 state init &&
+		A ev profile set dev mrca id 5 state init &&
+		A -j ev fmt show dev mrca id 3 | jq -e '.[0].users == 0' &&
+		A ev fmt set dev mrca id 3 state init &&
+		! A ev fmt show dev mrca id 3 2>/dev/null && ! A ev profile show dev mrca id 5 2>/dev/null &&
+		A -j ev fmt show dev mrca | jq -e 'map(select(.id == 3)) == []' &&
+		A -j ev profile show dev mrca | jq -e 'map(select(.id == 5 or .id == 6)) == []'
+}
+check "teardown: an offline format an EV profile names stays (EBUSY); profiles, then the format, to init" \
+	ev_teardown
+
 # -- privileges: any user may look; changes and a QP's EVs need
 # CAP_NET_ADMIN in the user namespace owning the device's namespace
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
@@ -142,7 +267,7 @@ refused() { [ "$1" = 1 ] && [[ $2 == *"needs CAP_NET_ADMIN in the device's netwo
 # shellcheck disable=SC2086 # $req: the request's words
 for req in "dev set mrca evs 4" "ev show dev mrca qpn 1" "plane del dev mrca id 1" \
 	"plane set dev mrca id 0 allow any" "cc set dev mrca algo nscc" \
-	"cc show dev mrca qpn 1"; do
+	"cc show dev mrca qpn 1" "ev fmt set dev mrca id 9 state offline mode stev"; do
 	err=$(netns "$a" "${NOBODY[@]}" "$MRCCTL" $req 2>&1); rc=$?
 	check "a user without CAP_NET_ADMIN: $req refused, the kernel says why" \
 		refused "$rc" "$err"

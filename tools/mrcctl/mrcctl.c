@@ -64,10 +64,15 @@ static void usage(FILE *f)
 	      "mrcctl path show [ dev DEV ] [ peer ADDR ]\n"
 	      "mrcctl path add dev DEV peer ADDR plane N PATH\n"
 	      "mrcctl path del dev DEV peer ADDR [ plane N [ usid CONTAINER | srh SEGS | remote ADDR ] ]\n"
-	      "mrcctl ev show dev DEV qpn N\n"
+	      "mrcctl ev show dev DEV { qpn N | profile ID EV_OF plane N }\n"
+	      "mrcctl ev set dev DEV { qpn N index I | profile ID EV_OF plane N } state { good | denied }\n"
 	      "mrcctl ev { deny | allow } dev DEV qpn N index I\n"
-	      "mrcctl ev profile show [ dev DEV [ id N ] ]\n"
-	      "mrcctl ev profile set dev DEV id N [ state STATE ] [ mode auto ] [ count N ] [ min_active N ] [ events EVENTS ]\n"
+	      "mrcctl ev profile show [ dev DEV [ id N ] ] [ entries ]\n"
+	      "mrcctl ev profile set dev DEV id N [ state STATE ] [ mode { auto | exp | gen } ] [ count N ]\n"
+	      "                      [ min_active N ] [ events EVENTS ] [ fmt F ] [ field FIELD ]...\n"
+	      "                      [ replace { OLD@PORT | - } NEW@PORT [ denied ] [ all ] ]...\n"
+	      "mrcctl ev fmt show [ dev DEV [ id F ] ]\n"
+	      "mrcctl ev fmt set dev DEV id F [ state STATE ] [ mode { stev | srv6 | udp } ] [ widths W[,W...] ]\n"
 	      "mrcctl cc show [ dev DEV [ qpn N ] ]\n"
 	      "mrcctl cc set dev DEV [ algo { nscc | none } ] [ KNOB ]...\n"
 	      "mrcctl cc profile show [ dev DEV [ id N ] ]\n"
@@ -86,6 +91,7 @@ static void usage(FILE *f)
 	      "          qa_gate N | disable_qa { 0 | 1 } }\n"
 	      "STATE := { init | offline | online }\n"
 	      "EVENTS := { none | EVENT[,EVENT] }   EVENT := { good | assumed_bad }\n"
+	      "EV_OF := { value V | ev HEX }   FIELD := WIDTH:INIT:MIN:MAX:MASK\n"
 	      "\n"
 	      "DEV is an mrc RDMA device, IFNAME an Ethernet netdev, ADDR an IPv6\n"
 	      "address, CONTAINER an SRv6 uSID container (block, then 16-bit uSIDs,\n"
@@ -126,7 +132,17 @@ static void usage(FILE *f)
 	      "min_active of them stay usable whatever losses say): init -> offline\n"
 	      "needs mode and count, offline -> online min_active and events (the\n"
 	      "state changes its QPs report as the profile's); the rest as for cc\n"
-	      "profiles (libmrc: MRC_QP_EV_PROFILE_ID).\n"
+	      "profiles (libmrc: MRC_QP_EV_PROFILE_ID). Modes exp and gen: the\n"
+	      "profile's EVs are the controller's (exp: its replace operations fill\n"
+	      "the count places of the EV array) or generated from the fields'\n"
+	      "ranges (gen), each on a port (plane + 1), expanded through the fields\n"
+	      "into the layout of format profile F (ev fmt set: the mode, where they\n"
+	      "go in a packet, and the fields' widths, 1..128 bits). init -> offline\n"
+	      "needs fmt F (gen: fields too), online an online format and (exp)\n"
+	      "every place filled. HEX, NEW, OLD: an EV's bytes in hex, its first\n"
+	      "bits first (1 to 64 digits, zero-filled); \"-\" (or 0@0): an\n"
+	      "unpopulated place. entries shows the EV array; ev set ... ev HEX\n"
+	      "plane N denies (or allows) every copy of that EV on that plane.\n"
 	      "See mrcctl(8).\n"
 	      "\n"
 	      "Devices are created and removed with rdma(8):\n"
@@ -154,8 +170,9 @@ static const struct cmd path_cmds[] = {
 };
 
 static const struct cmd ev_cmds[] = {
-	{ "show", ev_show }, { "list", ev_show }, { "deny", ev_deny },
-	{ "allow", ev_allow }, { "profile", ev_profile }, {}
+	{ "show", ev_show }, { "list", ev_show }, { "set", ev_set },
+	{ "deny", ev_deny }, { "allow", ev_allow }, { "profile", ev_profile },
+	{ "fmt", ev_fmt }, {}
 };
 
 static const struct cmd cc_cmds[] = {

@@ -4,8 +4,8 @@
  * parse.c: the command line's words; rec.c: records, printed as text or
  * JSON; nl.c: requests and their errors over mrcnl, the netlink client
  * mrcctl shares with libmrc; then one file an object:
- * dev.c (and planes), path.c, ev.c, cc.c, stats.c, monitor.c, fabric.c,
- * probe.c.
+ * dev.c (and planes), path.c, ev.c (and EV profiles), fmt.c (EV format
+ * profiles), cc.c, stats.c, monitor.c, fabric.c, probe.c.
  */
 #ifndef MRCCTL_H
 #define MRCCTL_H
@@ -32,13 +32,18 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define SRH_SEGS_MAX	6	/* the most segments of an srh path */
 #define QPN_MAX		0xffffff	/* QP numbers are 24 bits */
-#define NL_ATTR_MAX	31	/* at least the max of every attribute set */
+#define NL_ATTR_MAX	47	/* at least the max of every attribute set */
+#define NL_REPLY_MAX	65536	/* the largest reply read (nl_transact) */
 
 static_assert(NL_ATTR_MAX >= MRC_A_PLANE_MAX, "NL_ATTR_MAX is too small");
 static_assert(NL_ATTR_MAX >= MRC_A_PATH_MAX, "NL_ATTR_MAX is too small");
 static_assert(NL_ATTR_MAX >= MRC_A_EV_MAX, "NL_ATTR_MAX is too small");
 static_assert(NL_ATTR_MAX >= MRC_A_CC_MAX, "NL_ATTR_MAX is too small");
 static_assert(NL_ATTR_MAX >= MRC_A_EP_MAX, "NL_ATTR_MAX is too small");
+static_assert(NL_ATTR_MAX >= MRC_A_EV_FIELD_MAX, "NL_ATTR_MAX is too small");
+static_assert(NL_ATTR_MAX >= MRC_A_EV_ENTRY_MAX, "NL_ATTR_MAX is too small");
+
+#define EV_BYTES_MAX	32	/* an EV of an exp or gen profile (ev-bytes) */
 
 struct recs;
 
@@ -76,6 +81,8 @@ struct arg {
 };
 
 bool parse_u32(const char *s, uint32_t max, uint32_t *v);
+bool parse_num32(const char *s, uint32_t *v);
+bool parse_ev_bytes(const char *s, uint8_t *b, size_t *len);
 bool parse_usid(const char *s, uint16_t *v);
 void parse_addr(const char *s, struct in6_addr *a);
 void parse_dev_name(const char *name);
@@ -89,6 +96,8 @@ const char *parse_opt_dev(const char *cmd, int argc, char **argv);
 extern const char *const profile_states[3];
 uint64_t parse_profile_id(const char *cmd, const struct arg *id);
 uint32_t parse_profile_state(const char *cmd, const struct arg *state);
+uint32_t parse_enum(const char *cmd, const struct arg *a,
+		    const char *const *names, unsigned int n);
 
 /* the requests and attributes of one kind of profile */
 struct profile_kind {
@@ -100,15 +109,17 @@ struct profile_kind {
 
 /* ---- rec.c: records, printed as a line, a JSON object or a table row -- */
 
-#define REC_FIELDS	24
+#define REC_FIELDS	32	/* an EV profile: 9, and a field of each of 16 */
+#define REC_VAL_MAX	72	/* an IPv6 address, or 32 EV bytes in hex */
 
 struct field {
 	const char *key;	/* JSON key and table column; NULL: text only */
 	const char *pre;	/* text before the value; NULL: not in text */
 	const char *post;	/* text after the value */
 	bool num;		/* a JSON number */
-	bool list;		/* in rec.list, comma-separated: a JSON array */
-	char val[INET6_ADDRSTRLEN + 8];
+	bool list;		/* in rec.list, comma-separated: a JSON array
+				 * (of numbers if num) */
+	char val[REC_VAL_MAX];
 };
 
 struct rec {
@@ -123,6 +134,17 @@ struct recs {
 	unsigned int n, cap;
 };
 
+/*
+ * Objects inside an object (an EV profile's fields, its EV array): in
+ * JSON an array of objects under @key; in text a line each after the
+ * object's own, indented, of those that have text fields.
+ */
+struct rec_sub {
+	const char *key;
+	const struct rec *r;
+	unsigned int n;
+};
+
 void rec_str(struct rec *r, const char *key, const char *pre,
 	     const char *post, const char *s);
 void rec_num(struct rec *r, const char *key, const char *pre,
@@ -133,6 +155,10 @@ void rec_list(struct rec *r, const char *key, const char *pre,
 	      const char *s);
 void rec_addrs(struct rec *r, const char *key, const char *pre,
 	       const struct in6_addr *a, unsigned int n);
+void rec_num_list(struct rec *r, const char *key, const char *pre,
+		  const char *s);
+void rec_ev_bytes(struct rec *r, const char *key, const char *pre,
+		  const struct nlattr *a, const char *unset);
 const struct field *rec_find(const struct rec *r, const char *key);
 const char *rec_field_val(const struct rec *r, const struct field *f);
 void rec_text(const struct rec *r, char *buf, size_t len);
@@ -141,6 +167,8 @@ void rec_json_key(struct ctx *c, int depth, const char *key);
 void rec_json(struct ctx *c, const struct rec *r, int depth);
 void rec_line(const struct rec *r);
 void rec_emit(struct ctx *c, const struct rec *r);
+void rec_emit_subs(struct ctx *c, const struct rec *r,
+		   const struct rec_sub *subs, unsigned int nsubs);
 void rec_list_begin(struct ctx *c);
 void rec_list_end(struct ctx *c);
 
@@ -228,8 +256,13 @@ void path_ntf_rec(struct rec *r, const struct nlattr **tb);
 int ev_show(struct ctx *c, int argc, char **argv);
 int ev_deny(struct ctx *c, int argc, char **argv);
 int ev_allow(struct ctx *c, int argc, char **argv);
+int ev_set(struct ctx *c, int argc, char **argv);
 int ev_profile(struct ctx *c, int argc, char **argv);
 void ev_ntf_rec(struct rec *r, const struct nlattr **tb);
+
+/* ---- fmt.c ---------------------------------------------------------- */
+
+int ev_fmt(struct ctx *c, int argc, char **argv);
 
 /* ---- probe.c -------------------------------------------------------- */
 

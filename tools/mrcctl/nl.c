@@ -48,10 +48,31 @@ struct nlmsghdr *nl_msg(struct ctx *c, char *buf, uint8_t cmd,
 	return nlh;
 }
 
-/* send @nlh and run @cb(c) on every reply; 0 or -1 with errno */
+/*
+ * send @nlh and run @cb(c) on every reply; 0 or -1 with errno. As
+ * mrcnl_transact(), but read into a buffer that takes the largest reply:
+ * an EV profile with its EV array (ev profile show entries: 256 entries,
+ * some 17 KB in one message), which a page (MNL_SOCKET_BUFFER_SIZE) does
+ * not hold, and a read of a message larger than its buffer fails.
+ */
 int nl_transact(struct ctx *c, struct nlmsghdr *nlh, mnl_cb_t cb)
 {
-	return mrcnl_transact(&c->nl, nlh, cb, c);
+	static char buf[NL_REPLY_MAX];
+	unsigned int portid = mnl_socket_get_portid(c->nl.sock);
+	int ret;
+
+	c->nl.errmsg[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_DUMP))
+		nlh->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(c->nl.sock, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	do {
+		ret = mnl_socket_recvfrom(c->nl.sock, buf, sizeof(buf));
+		if (ret <= 0)
+			return -1;
+		ret = nl_run(c, buf, ret, nlh->nlmsg_seq, portid, cb);
+	} while (ret > 0);
+	return ret < 0 ? -1 : 0;
 }
 
 void nl_open(struct ctx *c)

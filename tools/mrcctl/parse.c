@@ -28,6 +28,49 @@ bool parse_u32(const char *s, uint32_t max, uint32_t *v)
 	return true;
 }
 
+/* a 32-bit number: decimal, or hex after 0x (EV values, masks) */
+bool parse_num32(const char *s, uint32_t *v)
+{
+	unsigned long long n;
+	size_t len;
+
+	if (strncasecmp(s, "0x", 2))
+		return parse_u32(s, UINT32_MAX, v);
+	s += 2;
+	len = strlen(s);
+	if (!len || len > 8 || strspn(s, "0123456789abcdefABCDEF") != len)
+		return false;
+	n = strtoull(s, NULL, 16);
+	*v = n;
+	return true;
+}
+
+/*
+ * An EV of an exp or gen profile as hex digits, optionally after 0x: 1 to
+ * 64, the first the EV's first 4 bits (bit 7 of byte 0 on), the rest
+ * zero, as the kernel reads ev-bytes. @b gets the bytes given (*@len).
+ */
+bool parse_ev_bytes(const char *s, uint8_t *b, size_t *len)
+{
+	size_t n, i;
+	char d[2];
+
+	if (!strncasecmp(s, "0x", 2))
+		s += 2;
+	n = strlen(s);
+	if (!n || n > 2 * EV_BYTES_MAX ||
+	    strspn(s, "0123456789abcdefABCDEF") != n)
+		return false;
+	memset(b, 0, EV_BYTES_MAX);
+	for (i = 0; i < n; i++) {
+		d[0] = s[i];
+		d[1] = '\0';
+		b[i / 2] |= strtoul(d, NULL, 16) << (i % 2 ? 0 : 4);
+	}
+	*len = (n + 1) / 2;
+	return true;
+}
+
 /* a uSID: 1 to 4 hex digits, optionally after 0x, not 0 */
 bool parse_usid(const char *s, uint16_t *v)
 {

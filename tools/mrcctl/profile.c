@@ -4,6 +4,7 @@
  * keeps for its OCP MRC controller): ids, states, and show
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@ const char *const profile_states[3] = {
 	[MRC_CC_PROFILE_STATE_ONLINE] = "online",
 };
 
-/* a profile id: 1 .. 2^64 - 1 */
+/* a profile id (or an EV format profile's): 1 .. 2^64 - 1 */
 uint64_t parse_profile_id(const char *cmd, const struct arg *id)
 {
 	unsigned long long v;
@@ -24,20 +25,35 @@ uint64_t parse_profile_id(const char *cmd, const struct arg *id)
 	errno = 0;
 	v = strtoull(id->str, &end, 0);
 	if (errno || *end || !v || id->str[0] == '-')
-		die_usage("%s: invalid id \"%s\" (1 .. 2^64 - 1)", cmd, id->str);
+		die_usage("%s: invalid %s \"%s\" (1 .. 2^64 - 1)", cmd, id->key,
+			  id->str);
 	return v;
 }
 
 /* a profile state's value (enum mrc_cc_profile_state) */
 uint32_t parse_profile_state(const char *cmd, const struct arg *state)
 {
-	uint32_t s;
+	return parse_enum(cmd, state, profile_states,
+			  ARRAY_SIZE(profile_states));
+}
 
-	for (s = 0; s < ARRAY_SIZE(profile_states); s++)
-		if (!strcmp(state->str, profile_states[s]))
-			return s;
-	die_usage("%s: invalid state \"%s\" (init, offline or online)", cmd,
-		  state->str);
+/* the value of word @a among @names (an enum); the error lists them */
+uint32_t parse_enum(const char *cmd, const struct arg *a,
+		    const char *const *names, unsigned int n)
+{
+	char list[128] = "";
+	size_t len = 0;
+	uint32_t v;
+
+	for (v = 0; v < n; v++)
+		if (names[v] && !strcmp(a->str, names[v]))
+			return v;
+	for (v = 0; v < n; v++)
+		if (names[v])
+			len += snprintf(list + len, sizeof(list) - len, "%s%s",
+					!len ? "" : v == n - 1 ? " or " : ", ",
+					names[v]);
+	die_usage("%s: invalid %s \"%s\" (%s)", cmd, a->key, a->str, list);
 }
 
 /* KIND profile show [ dev DEV [ id N ] ]: one profile, or a dump */

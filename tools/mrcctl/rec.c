@@ -99,6 +99,47 @@ void rec_list(struct rec *r, const char *key, const char *pre, const char *s)
 	snprintf(r->list, sizeof(r->list), "%s", s);
 }
 
+/* @s: numbers "1,2,3", the record's list field (a JSON array of numbers) */
+void rec_num_list(struct rec *r, const char *key, const char *pre,
+		  const char *s)
+{
+	rec_list(r, key, pre, s);
+	r->f[r->n - 1].num = true;
+}
+
+/*
+ * The bytes of an EV of an exp or gen profile (ev-bytes) in hex, the first
+ * byte first: all of them under @key in JSON; in text after @pre without
+ * the zero bytes at the end (the kernel zero-fills an EV to 32 bytes), at
+ * least one byte, or @unset (if not NULL) when all are zero.
+ */
+void rec_ev_bytes(struct rec *r, const char *key, const char *pre,
+		  const struct nlattr *a, const char *unset)
+{
+	const uint8_t *b;
+	char hex[2 * EV_BYTES_MAX + 1];
+	size_t n, i, len;
+
+	if (!a)
+		return;
+	b = mnl_attr_get_payload(a);
+	n = mnl_attr_get_payload_len(a);
+	if (n > EV_BYTES_MAX)
+		n = EV_BYTES_MAX;
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", b[i]);
+	hex[2 * n] = '\0';
+	rec_str(r, key, NULL, NULL, hex);
+	for (len = n; len && !b[len - 1]; len--)
+		;
+	if (!len && unset) {
+		rec_str(r, NULL, pre, NULL, unset);
+		return;
+	}
+	hex[2 * (len ? len : 1)] = '\0';
+	rec_str(r, NULL, pre, NULL, n ? hex : "00");
+}
+
 /* the text form: "pre value post" of every field, space separated */
 void rec_text(const struct rec *r, char *buf, size_t len)
 {
@@ -135,15 +176,18 @@ static void json_str(const char *s)
 	json_strn(s, strlen(s));
 }
 
-/* "A,B,C" as ["A","B","C"] */
-static void json_list(const char *s)
+/* "A,B,C" as ["A","B","C"], or [A,B,C] (@num) */
+static void json_list(const char *s, bool num)
 {
 	size_t n;
 
 	putchar('[');
 	while (*s) {
 		n = strcspn(s, ",");
-		json_strn(s, n);
+		if (num)
+			fwrite(s, 1, n, stdout);
+		else
+			json_strn(s, n);
 		s += n;
 		if (*s) {
 			putchar(',');
@@ -166,13 +210,13 @@ void rec_json_key(struct ctx *c, int depth, const char *key)
 	fputs(c->pretty ? ": " : ":", stdout);
 }
 
-void rec_json(struct ctx *c, const struct rec *r, int depth)
+/* the members of @r's object, after its "{"; false: none */
+static bool rec_json_members(struct ctx *c, const struct rec *r, int depth)
 {
 	const struct field *f;
 	bool first = true;
 	unsigned int i;
 
-	putchar('{');
 	for (i = 0; i < r->n; i++) {
 		f = &r->f[i];
 		if (!f->key)
@@ -181,12 +225,49 @@ void rec_json(struct ctx *c, const struct rec *r, int depth)
 			putchar(',');
 		first = false;
 		rec_json_key(c, depth + 1, f->key);
-		if (f->num)
+		if (f->list)
+			json_list(r->list, f->num);
+		else if (f->num)
 			fputs(f->val, stdout);
-		else if (f->list)
-			json_list(r->list);
 		else
 			json_str(f->val);
+	}
+	return !first;
+}
+
+void rec_json(struct ctx *c, const struct rec *r, int depth)
+{
+	putchar('{');
+	rec_json_members(c, r, depth);
+	rec_indent(c, depth);
+	putchar('}');
+}
+
+/* @r with its sub-objects (struct rec_sub) as arrays of objects */
+static void rec_json_subs(struct ctx *c, const struct rec *r,
+			  const struct rec_sub *subs, unsigned int nsubs,
+			  int depth)
+{
+	bool comma;
+	unsigned int i, j;
+
+	putchar('{');
+	comma = rec_json_members(c, r, depth);
+	for (i = 0; i < nsubs; i++) {
+		if (comma)
+			putchar(',');
+		comma = true;
+		rec_json_key(c, depth + 1, subs[i].key);
+		putchar('[');
+		for (j = 0; j < subs[i].n; j++) {
+			if (j)
+				putchar(',');
+			rec_indent(c, depth + 2);
+			rec_json(c, &subs[i].r[j], depth + 2);
+		}
+		if (subs[i].n)
+			rec_indent(c, depth + 1);
+		putchar(']');
 	}
 	rec_indent(c, depth);
 	putchar('}');
@@ -194,7 +275,7 @@ void rec_json(struct ctx *c, const struct rec *r, int depth)
 
 void rec_line(const struct rec *r)
 {
-	char line[1024];
+	char line[2048];
 
 	rec_text(r, line, sizeof(line));
 	puts(line);
@@ -219,6 +300,36 @@ void rec_emit(struct ctx *c, const struct rec *r)
 	} else {
 		rec_line(r);
 	}
+	c->count++;
+}
+
+/*
+ * One object of a show with objects inside (struct rec_sub): a JSON array
+ * element, or its line and then one a sub-object, indented (those with
+ * text). Not for a show whose objects are kept (c->collect).
+ */
+void rec_emit_subs(struct ctx *c, const struct rec *r,
+		   const struct rec_sub *subs, unsigned int nsubs)
+{
+	char line[2048];
+	unsigned int i, j;
+
+	assert(!c->collect);
+	if (c->json) {
+		if (c->count)
+			putchar(',');
+		rec_indent(c, 1);
+		rec_json_subs(c, r, subs, nsubs, 1);
+		c->count++;
+		return;
+	}
+	rec_line(r);
+	for (i = 0; i < nsubs; i++)
+		for (j = 0; j < subs[i].n; j++) {
+			rec_text(&subs[i].r[j], line, sizeof(line));
+			if (line[0])
+				printf("    %s\n", line);
+		}
 	c->count++;
 }
 

@@ -195,9 +195,206 @@ expect "ev deny: missing value" 2 /dev/null 'mrcctl: ev deny: missing value afte
 	ev deny dev mrc0 qpn 17 index
 expect "ev allow: unknown argument" 2 /dev/null 'mrcctl: ev allow: unknown argument "state"' -- \
 	ev allow dev mrc0 qpn 17 index 5 state GOOD
-expect "ev: unknown command" 2 /dev/null 'mrcctl: ev: unknown command "set"' -- \
-	ev set dev mrc0 qpn 17 index 5
+expect "ev: unknown command" 2 /dev/null 'mrcctl: ev: unknown command "frob"' -- \
+	ev frob dev mrc0 qpn 17 index 5
 check "ev usage errors: nothing sent" test ! -s "$MOCK_LOG"
+
+# ---- EV format profiles and exp/gen EV profiles: ev-fmt-get (24), ev-fmt-set
+# (25), ev-profile-get (20), ev-profile-set (21), ev-set (12) and ev-get (9) by
+# a profile's EV. Attributes (the "ev" set): 23 profile-id, 24 profile-state,
+# 25 profile-mode, 26 profile-count, 30 fmt-id, 31 fmt-mode, 32 fmt-width,
+# 34 field {1 width, 2 init-val, 3 min-val, 4 max-val, 5 mask}, 35 entry
+# {2 ev-bytes, 3 port, 4 state, 5 new-bytes, 6 new-port, 7 all-copies},
+# 36 entries, 37 ev-bytes (HEX/LEN: test-nlmock.c's log)
+expect_lines "ev fmt show: a line a format profile, widths in order, none before they are set" \
+"mrc0 fmt 3 online users 1 mode srv6 widths 32,16,80
+mrc0 fmt 4 offline users 0 mode stev" -- ev fmt show dev mrc0
+check "ev fmt show -j: id, state, users, mode, widths an array of numbers" bash -c \
+	"'$MRCCTL' -j ev fmt show dev mrc0 | jq -e '. == [{dev: \"mrc0\", id: 3, state: \"online\",
+	users: 1, mode: \"srv6\", widths: [32, 16, 80]}, {dev: \"mrc0\", id: 4, state: \"offline\",
+	users: 0, mode: \"stev\"}]'"
+sent "ev fmt show dev: a dump of the device" "cmd=24 dump 2=mrc0" -- ev fmt show dev mrc0
+sent "ev fmt show: a dump of all" "cmd=24 dump" -- ev fmt list
+sent "ev fmt show id: a get of fmt-id (u64)" "cmd=24 2=mrc0 30=3" -- ev fmt show dev mrc0 id 3
+expect_lines "ev fmt show id: that one" "mrc0 fmt 3 online users 1 mode srv6 widths 32,16,80" -- \
+	ev fmt show dev mrc0 id 3
+expect "ev fmt show id of a format in init: the kernel's ENOENT, exit 1" 1 /dev/null \
+	"mrcctl: Error: mrc0: EV format profile 8 is in init (No such file or directory)" -- \
+	ev fmt show dev mrc0 id 8
+
+expect_lines "ev profile show: an exp or gen profile's fmt and fields, as ev profile set takes them" \
+"mrc0 profile 9 online qps 1 mode auto count 8 min_active 2 events assumed_bad
+mrc0 profile 5 online qps 0 mode exp count 4 min_active 1 events good,assumed_bad fmt 3 field 16:0:0:0:0xffff field 16:0:0:0:0xffff
+mrc0 profile 6 offline qps 0 mode gen count 8 fmt 4 field 8:16:1:4:0x7 field 8:254:0:0:0x0" -- \
+	ev profile show dev mrc0
+check "ev profile show -j: fmt, fields an array of objects (exp, gen), mask in hex; none for auto" bash -c \
+	"'$MRCCTL' -j ev profile show dev mrc0 | jq -e '(.[0] | has(\"fields\") or has(\"fmt\") | not) and
+	.[1].fmt == 3 and .[1].fields == [{width: 16, init: 0, min: 0, max: 0, mask: \"0xffff\"},
+	{width: 16, init: 0, min: 0, max: 0, mask: \"0xffff\"}] and
+	.[2].fields[0] == {width: 8, init: 16, min: 1, max: 4, mask: \"0x7\"} and
+	(.[1] | has(\"entries\") | not)'"
+sent "ev profile show: no entries flag without entries" "cmd=20 dump 2=mrc0" -- ev profile show dev mrc0
+sent "ev profile show id entries: a get with the entries flag" "cmd=20 2=mrc0 23=5 36=" -- \
+	ev profile show dev mrc0 id 5 entries
+sent "ev profile show entries id: the flag anywhere" "cmd=20 2=mrc0 23=5 36=" -- \
+	ev profile show entries dev mrc0 id 5
+expect_lines "ev profile show entries: a line a place, EV without its zero bytes, - unpopulated" \
+"mrc0 profile 5 online qps 0 mode exp count 4 min_active 1 events good,assumed_bad fmt 3 field 16:0:0:0:0xffff field 16:0:0:0:0xffff
+    entry 0 ev c0011234 port 1 state GOOD
+    entry 1 ev c0025678 port 2 state DENIED
+    entry 2 ev - port 0 state GOOD
+    entry 3 ev 00 port 1 state GOOD" -- ev profile show dev mrc0 id 5 entries
+check "ev profile show -j entries: entry, all 32 ev_bytes, port, state" bash -c \
+	"'$MRCCTL' -j ev profile show dev mrc0 id 5 entries | jq -e 'length == 1 and (.[0].entries | length == 4) and
+	.[0].entries[0] == {entry: 0, ev_bytes: \"c001123400000000000000000000000000000000000000000000000000000000\",
+	port: 1, state: \"GOOD\"} and .[0].entries[2] == {entry: 2, ev_bytes: \"$(printf '0%.0s' {1..64})\",
+	port: 0, state: \"GOOD\"} and .[0].entries[1].state == \"DENIED\" and (.[0].fields | length == 2)'"
+check "ev profile show -j -p entries: valid, the same as -j" json_same ev profile show dev mrc0 id 5 entries
+check "ev profile show entries: 256 places in one 17 KB reply" bash -c \
+	"'$MRCCTL' ev profile show dev mrc0 id 7 entries >'$tmp/big' && [ \$(wc -l <'$tmp/big') = 257 ] &&
+	tail -1 '$tmp/big' | grep -qx '    entry 255 ev 0aff port 2 state GOOD'"
+sent "ev profile show entries without id: a dump, then a get of each with entries" \
+"cmd=20 dump 2=mrc0
+cmd=20 2=mrc0 23=9 36=
+cmd=20 2=mrc0 23=5 36=
+cmd=20 2=mrc0 23=6 36=" -- ev profile show dev mrc0 entries
+check "ev profile show -j entries without id: one array, entries of each (empty: none)" bash -c \
+	"'$MRCCTL' -j ev profile show entries | jq -e 'length == 6 and [.[].dev] == [\"mrc0\", \"mrc0\", \"mrc0\",
+	\"mrc1\", \"mrc1\", \"mrc1\"] and [.[].entries | length] == [0, 4, 0, 0, 4, 0]'"
+MOCK_ERR="19:no such device" expect "ev profile show entries, the dump fails: exit 1, JSON still an array" 1 \
+	<(echo "[]") "mrcctl: Error: mrc0: no such device" -- -j ev profile show dev mrc0 entries
+expect "ev profile show id of a profile in init: the kernel's ENOENT" 1 /dev/null \
+	"mrcctl: Error: mrc0: EV profile 8 is in init" -- ev profile show dev mrc0 id 8 entries
+
+sent "ev fmt set: state, mode, then the widths in order" "cmd=25 2=mrc0 30=3 24=1 31=1 32=32 32=16 32=80" -- \
+	ev fmt set dev mrc0 id 3 widths 32,16,80 mode srv6 state offline
+sent "ev fmt set: mode udp, one width" "cmd=25 2=mrc1 30=18446744073709551615 31=2 32=16" -- \
+	ev fmt set dev mrc1 id 0xffffffffffffffff mode udp widths 16
+sent "ev fmt set: state online" "cmd=25 2=mrc0 30=3 24=2" -- ev fmt set dev mrc0 id 3 state online
+sent "ev fmt set: state init" "cmd=25 2=mrc0 30=3 24=0" -- ev fmt set dev mrc0 id 3 state init
+sent "ev fmt set: 16 widths of 1..128" "cmd=25 2=mrc0 30=4 32=128 $(printf '32=1 %.0s' {1..14})32=128" -- \
+	ev fmt set dev mrc0 id 4 widths "128,$(printf '1,%.0s' {1..14})128"
+MOCK_ERR="22:widths add up to 40 bits, more than stev's 32" expect "ev fmt set: the kernel's reason, exit 1" 1 \
+	/dev/null "mrcctl: Error: mrc0: widths add up to 40 bits, more than stev's 32 (Invalid argument)" -- \
+	ev fmt set dev mrc0 id 4 widths 20,20 state online
+
+sent "ev profile set exp: mode 1, fmt-id, two fields (nests, in order)" \
+	"cmd=21 2=mrc0 23=5 24=1 25=1 26=4 30=3 34={1=16 2=0 3=0 4=0 5=65535} 34={1=8 2=255 3=0 4=0 5=15}" -- \
+	ev profile set dev mrc0 id 5 state offline mode exp count 4 fmt 3 field 16:0:0:0:0xffff field 8:0xff:0:0:0xF
+sent "ev profile set gen: mode 2, fields decimal or hex" \
+	"cmd=21 2=mrc0 23=6 25=2 30=4 34={1=8 2=16 3=1 4=4 5=7} 34={1=32 2=4294967295 3=0 4=0 5=0}" -- \
+	ev profile set dev mrc0 id 6 field 8:16:1:4:7 mode gen field 32:0xffffffff:0:0:0 fmt 4
+sent "ev profile set: replace - (unpopulated: zero bytes, port 0) by an EV on port 1" \
+	"cmd=21 2=mrc0 23=5 35={2=00/32 3=0 5=c0011234/32 6=1}" -- \
+	ev profile set dev mrc0 id 5 replace - c0011234@1
+sent "ev profile set: replacements in order; 0@0 is -, denied (state 3), all (flag), 0x" \
+	"cmd=21 2=mrc0 23=5 35={2=00/32 3=0 5=c002/32 6=2 4=3 7=} 35={2=c0011234/32 3=1 5=0a/32 6=16 4=3} 35={2=0a/32 3=16 5=ff/32 6=3 7=}" -- \
+	ev profile set dev mrc0 id 5 replace 0@0 c002@2 denied all replace 0xC0011234@1 0a@16 denied \
+	replace 0a@16 ff@3 all
+sent "ev profile set: HEX is the EV's first bits, an odd digit the high half of a byte" \
+	"cmd=21 2=mrc0 23=5 35={2=00/32 3=0 5=abc0/32 6=1}" -- ev profile set dev mrc0 id 5 replace - abc@1
+sent "ev profile set: 64 hex digits, all 32 bytes" \
+	"cmd=21 2=mrc0 23=5 35={2=00/32 3=0 5=$(printf '1%.0s' {1..64})/32 6=1}" -- \
+	ev profile set dev mrc0 id 5 replace - "$(printf '1%.0s' {1..64})@1"
+sent "ev profile set: with the rest, the replacements last" \
+	"cmd=21 2=mrc0 23=5 24=2 27=1 28=2 35={2=00/32 3=0 5=01/32 6=1}" -- \
+	ev profile set dev mrc0 id 5 replace - 01@1 state online min_active 1 events assumed_bad
+# a request larger than a page: 256 replacements
+check "ev profile set: 256 replacements in one request" bash -c \
+	": >'$MOCK_LOG' && '$MRCCTL' ev profile set dev mrc0 id 7 $(for i in $(seq 0 255); do printf 'replace - 0a%02x@1 ' "$i"; done) &&
+	grep -o '35={[^}]*}' '$MOCK_LOG' | wc -l | grep -qx 256 && grep -q '5=0aff/32 6=1}\$' '$MOCK_LOG'"
+MOCK_ERR="2:replacement 1: no place holds c002@2" expect "ev profile set: the kernel's replacement error, exit 1" 1 \
+	/dev/null "mrcctl: Error: mrc0: replacement 1: no place holds c002@2 (No such file or directory)" -- \
+	ev profile set dev mrc0 id 5 replace - c001@1 replace c002@2 c003@2
+
+sent "ev set profile ev: profile-id, 32 ev-bytes, plane, state DENIED" "cmd=12 2=mrc0 23=5 37=c0025678/32 6=1 8=3" -- \
+	ev set dev mrc0 profile 5 ev c0025678 plane 1 state denied
+sent "ev set profile value (auto): profile-id, value, plane, state GOOD" "cmd=12 2=mrc0 23=9 5=3288858629 6=1 8=0" -- \
+	ev set state good plane 1 value 0xc4080005 profile 9 dev mrc0
+sent "ev set qpn index: as ev deny" "cmd=12 2=mrc0 3=17 4=5 8=3" -- ev set dev mrc0 qpn 17 index 5 state denied
+expect "ev set: prints nothing" 0 /dev/null "" -- ev set dev mrc0 profile 5 ev c0025678 plane 1 state denied
+MOCK_ERR="2:no EV c0025678 on port 2 in EV profile 5" expect "ev set profile ev: the kernel's ENOENT, exit 1" 1 \
+	/dev/null "mrcctl: Error: mrc0: no EV c0025678 on port 2 in EV profile 5 (No such file or directory)" -- \
+	ev set dev mrc0 profile 5 ev c0025678 plane 1 state denied
+sent "ev show profile ev: a dump of profile-id, ev-bytes, plane" "cmd=9 dump 2=mrc0 23=5 37=c0025678/32 6=1" -- \
+	ev show dev mrc0 profile 5 ev c0025678 plane 1
+sent "ev show profile value: a dump of profile-id, value, plane" "cmd=9 dump 2=mrc0 23=9 5=3288858629 6=1" -- \
+	ev show dev mrc0 profile 9 value 3288858629 plane 1
+expect_lines "ev show profile ev: a line a QP, the entry its EV was made from" \
+"mrc0 qpn 17 ev 2 value 0xc0025678 plane 1 entry 1 state DENIED tx 0 pkts 0 bytes
+mrc0 qpn 18 ev 0 value 0xc0025678 plane 1 entry 1 state DENIED tx 0 pkts 0 bytes" -- \
+	ev show dev mrc0 profile 5 ev c0025678 plane 1
+check "ev show -j profile ev: entry" bash -c \
+	"'$MRCCTL' -j ev show dev mrc0 profile 5 ev c0025678 plane 1 | jq -e '[.[].entry] == [1, 1] and .[1].qpn == 18'"
+
+# usage errors: exit 2, nothing sent
+: >"$MOCK_LOG"
+while IFS='|' read -r args err; do
+	# shellcheck disable=SC2086 # $args: the words
+	expect "usage: ${args:0:60}" 2 /dev/null "$err" -- $args
+done <<'EOF'
+ev fmt set dev mrc0 id 3|mrcctl: ev fmt set: nothing to set
+ev fmt set dev mrc0 id 0 state online|mrcctl: ev fmt set: invalid id "0" (1 .. 2^64 - 1)
+ev fmt set dev mrc0 id 3 mode vxlan|mrcctl: ev fmt set: invalid mode "vxlan" (stev, srv6 or udp)
+ev fmt set dev mrc0 id 3 state up|mrcctl: ev fmt set: invalid state "up" (init, offline or online)
+ev fmt set dev mrc0 id 3 widths 0|mrcctl: ev fmt set: invalid width "0" (1..128 bits)
+ev fmt set dev mrc0 id 3 widths 16,129|mrcctl: ev fmt set: invalid width "129" (1..128 bits)
+ev fmt set dev mrc0 id 3 widths 16,,16|mrcctl: ev fmt set: invalid width "" (1..128 bits)
+ev fmt set dev mrc0 id 3 widths 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1|mrcctl: ev fmt set: more than 16 widths
+ev fmt set id 3 state online|mrcctl: ev fmt set: missing "dev"
+ev fmt set dev mrc0 state online|mrcctl: ev fmt set: missing "id"
+ev fmt show id 3|mrcctl: ev fmt show: missing "dev"
+ev fmt frob|mrcctl: ev fmt: unknown command "frob"
+ev profile set dev mrc0 id 5 mode foo|mrcctl: ev profile set: invalid mode "foo" (auto, exp or gen)
+ev profile set dev mrc0 id 5 fmt 0|mrcctl: ev profile set: invalid fmt "0" (1 .. 2^64 - 1)
+ev profile set dev mrc0 id 5 field 33:0:0:0:1|mrcctl: ev profile set: invalid field "33:0:0:0:1" (WIDTH:INIT:MIN:MAX:MASK, width 1..32)
+ev profile set dev mrc0 id 5 field 0:0:0:0:1|invalid field "0:0:0:0:1"
+ev profile set dev mrc0 id 5 field 16:0:0:0|invalid field "16:0:0:0"
+ev profile set dev mrc0 id 5 field 16:0:0:0:1:2|invalid field "16:0:0:0:1:2"
+ev profile set dev mrc0 id 5 field 16:x:0:0:1|invalid field "16:x:0:0:1"
+ev profile set dev mrc0 id 5 field 16:0:0:0:0x100000000|invalid field "16:0:0:0:0x100000000"
+ev profile set dev mrc0 id 5 field|mrcctl: ev profile set: missing value after "field"
+ev profile set dev mrc0 id 5 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1 field 1:0:0:0:1|mrcctl: ev profile set: more than 16 fields
+ev profile set dev mrc0 id 5 replace -|mrcctl: ev profile set: replace needs the EV replaced and its replacement (OLDHEX@PORT NEWHEX@PORT)
+ev profile set dev mrc0 id 5 replace - -|mrcctl: ev profile set: invalid replace EV "-" (HEX@PORT: 1 to 64 hex digits, port 1..16)
+ev profile set dev mrc0 id 5 replace - ab@0|invalid replace EV "ab@0" (HEX@PORT: 1 to 64 hex digits, port 1..16)
+ev profile set dev mrc0 id 5 replace - @1|invalid replace EV "@1"
+ev profile set dev mrc0 id 5 replace ab ab@1|invalid replace EV "ab" (HEX@PORT: 1 to 64 hex digits, port 0..16; - for an unpopulated place)
+ev profile set dev mrc0 id 5 replace ab@17 ab@1|invalid replace EV "ab@17"
+ev profile set dev mrc0 id 5 replace zz@1 ab@1|invalid replace EV "zz@1"
+ev profile set dev mrc0 id 5 replace - 0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa@1|invalid replace EV "0aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa@1"
+ev profile set dev mrc0 id 5 replace - ab@1 denied denied|mrcctl: ev profile set: unknown argument "denied"
+ev profile set dev mrc0 id 5|mrcctl: ev profile set: nothing to set
+ev profile show dev mrc0 entries entries|mrcctl: ev profile show: "entries" given twice
+ev profile show id 5 entries|mrcctl: ev profile show: missing "dev"
+ev set dev mrc0 profile 5 ev zz plane 1 state denied|mrcctl: ev set: invalid ev "zz" (1 to 64 hex digits, the EV's first bits first)
+ev set dev mrc0 profile 5 ev ab state denied|mrcctl: ev set: missing "plane"
+ev set dev mrc0 profile 5 ev ab value 1 plane 1 state denied|mrcctl: ev set: give value V (an auto profile's EV) or ev HEX (an exp or gen profile's)
+ev set dev mrc0 profile 5 plane 1 state denied|mrcctl: ev set: give value V
+ev set dev mrc0 profile 5 ev ab plane 1|mrcctl: ev set: missing "state"
+ev set dev mrc0 profile 5 ev ab plane 1 state bad|mrcctl: ev set: invalid state "bad" (good or denied)
+ev set dev mrc0 profile 5 ev ab plane 16 state good|mrcctl: ev set: invalid plane "16" (0..15)
+ev set dev mrc0 profile 5 value 0x123456789 plane 1 state good|mrcctl: ev set: invalid value "0x123456789" (32 bits, decimal or 0x hex)
+ev set dev mrc0 qpn 1 ev 5 state denied|mrcctl: ev set: value, ev and plane name an EV of a profile, not of a QP
+ev set dev mrc0 qpn 1 state denied|mrcctl: ev set: missing "index"
+ev set dev mrc0 qpn 1 profile 5 index 1 state denied|mrcctl: ev set: give qpn N index I, or profile ID with value V or ev HEX and plane N
+ev set dev mrc0 profile 5 index 1 ev ab plane 1 state good|mrcctl: ev set: index names an EV of a QP, not of a profile
+ev set profile 5 ev ab plane 1 state good|mrcctl: ev set: missing "dev"
+ev show dev mrc0|mrcctl: ev show: give qpn N, or profile ID with value V or ev HEX and plane N
+ev show dev mrc0 qpn 1 plane 1|mrcctl: ev show: value, ev and plane name an EV of a profile, not of a QP
+ev show dev mrc0 profile x ev ab plane 1|mrcctl: ev show: invalid profile "x" (1 .. 2^64 - 1)
+ev show dev mrc0 profile 5 ev ab plane 1 index 2|mrcctl: ev show: unknown argument "index"
+EOF
+check "EV format and profile usage errors: nothing sent" test ! -s "$MOCK_LOG"
+check "help: ev fmt, ev set, ev profile set's exp and gen" bash -c \
+	"'$MRCCTL' help | grep -q '^mrcctl ev fmt set dev DEV id F ' &&
+	'$MRCCTL' help | grep -q '^mrcctl ev set dev DEV { qpn N index I | profile ID EV_OF plane N } state { good | denied }$' &&
+	'$MRCCTL' help | grep -q 'mode { auto | exp | gen }' && '$MRCCTL' help | grep -q 'replace { OLD@PORT | - } NEW@PORT'"
+for cmd in "ev fmt show" "ev profile show" "ev profile show dev mrc0 id 5 entries" \
+	"ev show dev mrc0 profile 5 ev c0025678 plane 1"; do
+	# shellcheck disable=SC2086
+	check "-j -p $cmd: valid, same as -j" json_same $cmd
+done
 
 # ---- srh paths: MRC_A_PATH_SEGS (13), 16 bytes a segment, first first ----
 sent "path add srh: the segment list" \
@@ -254,13 +451,15 @@ path dev mrc0 peer fd00::2 changed"
 mon_all="$mon_config
 ev dev mrc0 qpn 17 ev 5 value 0xc4080005 plane 1 path 2 GOOD -> ASSUMED_BAD (loss) backup 133
 ev dev mrc1 qpn 18 ev 133 value 0xc40bc085 plane 1 path 2 ASSUMED_BAD -> GOOD (probe)
-ev dev mrc0 qpn 17 ev 6 value 0xc0040006 plane 0 path 1 GOOD -> DENIED (deny)"
-expect_lines "monitor: a line an event, unknown commands skipped" "$mon_all" -- monitor count 8
+ev dev mrc0 qpn 17 ev 6 value 0xc0040006 plane 0 path 1 GOOD -> DENIED (deny)
+ev dev mrc0 qpn 19 ev 1 value 0xc0025678 plane 1 entry 1 ev_bytes c0025678 GOOD -> DENIED (deny) profile 5"
+expect_lines "monitor: a line an event, unknown commands skipped; an exp profile's EV: entry, ev_bytes" \
+	"$mon_all" -- monitor count 9
 sent "monitor: joins the config and ev groups, sends nothing" "join=7
 join=8" -- monitor count 1
 expect_lines "monitor count: stops after N" "$(head -2 <<<"$mon_all")" -- monitor count 2
 expect_lines "monitor dev: that device's events" "$(grep 'dev mrc0' <<<"$mon_all")" -- \
-	monitor dev mrc0 count 6
+	monitor dev mrc0 count 7
 MOCK_NO_EV_MCGRP=1 expect_lines "monitor: a kernel without the ev group: config events only" \
 	"$mon_config" -- monitor count 5
 MOCK_NO_EV_MCGRP=1 sent "monitor: a kernel without the ev group: joins config only" "join=7" -- \
@@ -272,11 +471,12 @@ cat >"$tmp/mon-ev.json" <<'EOF'
 {"event":"ev","dev":"mrc0","qpn":17,"ev":5,"value":"0xc4080005","plane":1,"path":2,"old_state":"GOOD","state":"ASSUMED_BAD","cause":"loss","backup":133,"time_ns":1700000000123456789}
 {"event":"ev","dev":"mrc1","qpn":18,"ev":133,"value":"0xc40bc085","plane":1,"path":2,"old_state":"ASSUMED_BAD","state":"GOOD","cause":"probe","time_ns":1700000001000000000}
 {"event":"ev","dev":"mrc0","qpn":17,"ev":6,"value":"0xc0040006","plane":0,"path":1,"old_state":"GOOD","state":"DENIED","cause":"deny","time_ns":1700000002000000000}
+{"event":"ev","dev":"mrc0","qpn":19,"ev":1,"value":"0xc0025678","plane":1,"entry":1,"ev_bytes":"c002567800000000000000000000000000000000000000000000000000000000","old_state":"GOOD","state":"DENIED","cause":"deny","profile":5,"time_ns":1700000003000000000}
 EOF
-check "monitor -j: ev events: old_state, state, cause, backup if any, time_ns" bash -c \
-	"'$MRCCTL' -j monitor count 8 | tail -3 | diff -u '$tmp/mon-ev.json' -"
+check "monitor -j: ev events: old_state, state, cause, backup if any, time_ns; entry, all 32 ev_bytes" bash -c \
+	"'$MRCCTL' -j monitor count 9 | tail -4 | diff -u '$tmp/mon-ev.json' -"
 check "monitor -j: ev events are valid JSON" bash -c \
-	"'$MRCCTL' -j monitor count 8 | jq -s -e '[.[] | select(.event == \"ev\")] | length == 3 and
+	"'$MRCCTL' -j monitor count 9 | jq -s -e '[.[] | select(.event == \"ev\")] | length == 4 and
 	(.[0] | .backup == 133 and .time_ns == 1700000000123456789) and (.[1] | has(\"backup\") | not)'"
 expect_lines "monitor -j: an object a line" \
 '{"event":"plane","dev":"mrc0","plane":1,"netdev":"lo","state":"UP"}
@@ -297,7 +497,7 @@ mon_signal() {
 	"$MRCCTL" monitor >"$tmp/mon" 2>"$tmp/err" &
 	pid=$!
 	for _ in $(seq 50); do
-		[ "$(wc -l <"$tmp/mon")" = 8 ] && break
+		[ "$(wc -l <"$tmp/mon")" = 9 ] && break
 		sleep 0.1
 	done
 	kill -"$1" "$pid"

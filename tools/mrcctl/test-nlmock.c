@@ -3,10 +3,14 @@
  * A stand-in for the kernel's "mrc" generic netlink family, for testing
  * mrcctl on a host without the module: LD_PRELOAD it and it replaces
  * libmnl's socket calls, answering with fixed devices, planes, paths and
- * EVs (as the family's spec describes them), and ends of EV probes.
+ * EVs (as the family's spec describes them), EV format profiles and EV
+ * profiles (see put_fmt(), put_ev_profile()), and ends of EV probes.
  *
  *   MOCK_LOG=FILE        append one line per mrc request: "cmd=N TYPE=VALUE..."
- *                        (and "join=GROUP" when a multicast group is joined)
+ *                        (and "join=GROUP" when a multicast group is joined);
+ *                        a nest is "TYPE={TYPE=VALUE ...}", EV bytes "HEX/LEN"
+ *                        (LEN bytes, HEX without the zero bytes at the end),
+ *                        a flag "TYPE="
  *   MOCK_ERR=ERRNO:MSG   fail mrc requests (do: NLMSG_ERROR, dump: NLMSG_DONE)
  *   MOCK_FAIL_AT=N       ... only the Nth one
  *   MOCK_NO_MCGRP=1      the family has no multicast group
@@ -42,7 +46,7 @@ static char *queue[MAX_MSGS];
 static size_t queue_len[MAX_MSGS];
 static unsigned int nqueued, head, requests;
 static bool joined;
-static char out[8192];
+static char out[65536];	/* an EV profile with 256 entries: 17 KB */
 static struct nlmsghdr *cur;		/* the reply being built */
 static const struct nlmsghdr *req;	/* the request being answered */
 
@@ -311,6 +315,137 @@ static void put_ev(uint32_t qpn, uint32_t i, uint32_t state, int slot)
 	push();
 }
 
+/*
+ * EV @i of QP @qpn bound to an exp profile, made from place @place of its
+ * EV array (ev-get of a profile's EV: qpn, index, entry-index)
+ */
+static void put_ev_place(uint32_t qpn, uint32_t i, uint32_t place,
+			 uint32_t plane)
+{
+	genl_reply(MRC_CMD_EV_GET);
+	mnl_attr_put_u32(cur, MRC_A_EV_DEV_INDEX, 3);
+	mnl_attr_put_u32(cur, MRC_A_EV_QPN, qpn);
+	mnl_attr_put_u32(cur, MRC_A_EV_INDEX, i);
+	mnl_attr_put_u32(cur, MRC_A_EV_VALUE, 0xc0025678);
+	mnl_attr_put_u32(cur, MRC_A_EV_PLANE, plane);
+	mnl_attr_put_u32(cur, MRC_A_EV_STATE, MRC_EV_STATE_DENIED);
+	mnl_attr_put_u64(cur, MRC_A_EV_TX_PACKETS, 0);
+	mnl_attr_put_u64(cur, MRC_A_EV_TX_BYTES, 0);
+	mnl_attr_put_u32(cur, MRC_A_EV_ENTRY_INDEX, place);
+	push();
+}
+
+/*
+ * The EV format profiles of each device: 3, online srv6 of 3 fields used
+ * by profile 5; 4, offline stev without fields yet
+ */
+static bool put_fmt(const char *dev, uint64_t id)
+{
+	static const uint32_t widths[] = { 32, 16, 80 };
+	unsigned int i;
+
+	if (id != 3 && id != 4)
+		return false;
+	genl_reply(MRC_CMD_EV_FMT_GET);
+	mnl_attr_put_u32(cur, MRC_A_EV_DEV_INDEX, 3);
+	mnl_attr_put_strz(cur, MRC_A_EV_DEV_NAME, dev);
+	mnl_attr_put_u64(cur, MRC_A_EV_FMT_ID, id);
+	mnl_attr_put_u32(cur, MRC_A_EV_PROFILE_STATE, id == 3 ?
+			 MRC_CC_PROFILE_STATE_ONLINE : MRC_CC_PROFILE_STATE_OFFLINE);
+	mnl_attr_put_u32(cur, MRC_A_EV_FMT_MODE, id == 3 ?
+			 MRC_EV_FMT_MODE_SRV6 : MRC_EV_FMT_MODE_STEV);
+	for (i = 0; id == 3 && i < 3; i++)
+		mnl_attr_put_u32(cur, MRC_A_EV_FMT_WIDTH, widths[i]);
+	mnl_attr_put_u32(cur, MRC_A_EV_FMT_USERS, id == 3);
+	push();
+	return true;
+}
+
+static void put_field(uint32_t width, uint32_t init, uint32_t min,
+		      uint32_t max, uint32_t mask)
+{
+	struct nlattr *nest = mnl_attr_nest_start(cur, MRC_A_EV_FIELD);
+
+	mnl_attr_put_u32(cur, MRC_A_EV_FIELD_WIDTH, width);
+	mnl_attr_put_u32(cur, MRC_A_EV_FIELD_INIT_VAL, init);
+	mnl_attr_put_u32(cur, MRC_A_EV_FIELD_MIN_VAL, min);
+	mnl_attr_put_u32(cur, MRC_A_EV_FIELD_MAX_VAL, max);
+	mnl_attr_put_u32(cur, MRC_A_EV_FIELD_MASK, mask);
+	mnl_attr_nest_end(cur, nest);
+}
+
+/* a place of an EV array: 32 bytes, the first @n of @b given */
+static void put_place(uint32_t place, const uint8_t *b, size_t n,
+		      uint32_t port, uint32_t state)
+{
+	struct nlattr *nest = mnl_attr_nest_start(cur, MRC_A_EV_ENTRY);
+	uint8_t bytes[32] = {};
+
+	memcpy(bytes, b, n);
+	mnl_attr_put_u32(cur, MRC_A_EV_ENTRY_PLACE, place);
+	mnl_attr_put(cur, MRC_A_EV_ENTRY_EV_BYTES, sizeof(bytes), bytes);
+	mnl_attr_put_u32(cur, MRC_A_EV_ENTRY_PORT, port);
+	mnl_attr_put_u32(cur, MRC_A_EV_ENTRY_STATE, state);
+	mnl_attr_nest_end(cur, nest);
+}
+
+/*
+ * The EV profiles of each device: 9, auto; 5, exp of format 3 with 4
+ * places (a GOOD EV, a DENIED one, an unpopulated place, an EV of zero
+ * bytes); 6, gen of format 4, offline; and, asked for by id only, 7: exp
+ * of 256 places, a reply larger than a page. Its EV array with @entries.
+ */
+static bool put_ev_profile(const char *dev, uint64_t id, bool entries)
+{
+	static const uint8_t ev0[] = { 0xc0, 0x01, 0x12, 0x34 };
+	static const uint8_t ev1[] = { 0xc0, 0x02, 0x56, 0x78 };
+	uint8_t b[2];
+	unsigned int i;
+
+	if (id != 5 && id != 6 && id != 7 && id != 9)
+		return false;
+	genl_reply(MRC_CMD_EV_PROFILE_GET);
+	mnl_attr_put_u32(cur, MRC_A_EV_DEV_INDEX, 3);
+	mnl_attr_put_strz(cur, MRC_A_EV_DEV_NAME, dev);
+	mnl_attr_put_u64(cur, MRC_A_EV_PROFILE_ID, id);
+	mnl_attr_put_u32(cur, MRC_A_EV_PROFILE_STATE, id == 6 ?
+			 MRC_CC_PROFILE_STATE_OFFLINE : MRC_CC_PROFILE_STATE_ONLINE);
+	mnl_attr_put_u32(cur, MRC_A_EV_PROFILE_QPS, id == 9 ? 1 : 0);
+	mnl_attr_put_u32(cur, MRC_A_EV_PROFILE_MODE,
+			 id == 9 ? MRC_EV_PROFILE_MODE_AUTO : id == 6 ?
+			 MRC_EV_PROFILE_MODE_GEN : MRC_EV_PROFILE_MODE_EXP);
+	mnl_attr_put_u32(cur, MRC_A_EV_PROFILE_COUNT,
+			 id == 9 || id == 6 ? 8 : id == 5 ? 4 : 256);
+	if (id != 6) {
+		mnl_attr_put_u32(cur, MRC_A_EV_PROFILE_MIN_ACTIVE, id == 9 ? 2 : 1);
+		mnl_attr_put_u32(cur, MRC_A_EV_EVENT_MASK, id == 9 ?
+				 MRC_EV_EVENT_ASSUMED_BAD :
+				 MRC_EV_EVENT_GOOD | MRC_EV_EVENT_ASSUMED_BAD);
+	}
+	if (id != 9)
+		mnl_attr_put_u64(cur, MRC_A_EV_FMT_ID, id == 6 ? 4 : 3);
+	if (id == 5) {
+		put_field(16, 0, 0, 0, 0xffff);
+		put_field(16, 0, 0, 0, 0xffff);
+	} else if (id == 6) {
+		put_field(8, 0x10, 1, 4, 0x7);
+		put_field(8, 0xfe, 0, 0, 0);
+	}
+	if (entries && id == 5) {
+		put_place(0, ev0, sizeof(ev0), 1, MRC_EV_STATE_GOOD);
+		put_place(1, ev1, sizeof(ev1), 2, MRC_EV_STATE_DENIED);
+		put_place(2, NULL, 0, 0, MRC_EV_STATE_GOOD);
+		put_place(3, NULL, 0, 1, MRC_EV_STATE_GOOD);
+	}
+	for (i = 0; entries && id == 7 && i < 256; i++) {
+		b[0] = 0x0a;
+		b[1] = i;
+		put_place(i, b, 2, i % 2 + 1, MRC_EV_STATE_GOOD);
+	}
+	push();
+	return true;
+}
+
 static int find_dev(const char *name)
 {
 	unsigned int i;
@@ -350,33 +485,88 @@ static void log_addrs(FILE *f, const struct nlattr *a)
 			inet_ntop(AF_INET6, &p[i], addr, sizeof(addr)));
 }
 
-static void log_request(uint8_t cmd)
+/* the commands of the "ev" attribute set, which has nests and EV bytes */
+static bool ev_cmd(uint8_t cmd)
+{
+	return cmd == MRC_CMD_EV_GET || cmd == MRC_CMD_EV_SET ||
+	       cmd == MRC_CMD_EV_PROFILE_GET || cmd == MRC_CMD_EV_PROFILE_SET ||
+	       cmd == MRC_CMD_EV_FMT_GET || cmd == MRC_CMD_EV_FMT_SET;
+}
+
+/* EV bytes: in the ev set, or in a nest @nest (0: none) of it */
+static bool ev_bytes_attr(uint16_t nest, uint16_t type)
+{
+	if (!nest)
+		return type == MRC_A_EV_EV_BYTES;
+	return nest == MRC_A_EV_ENTRY && (type == MRC_A_EV_ENTRY_EV_BYTES ||
+					  type == MRC_A_EV_ENTRY_NEW_BYTES);
+}
+
+/* "0a01/32": the bytes without the zero ones at the end, then the length */
+static void log_bytes(FILE *f, const struct nlattr *a)
+{
+	const uint8_t *b = mnl_attr_get_payload(a);
+	size_t n = mnl_attr_get_payload_len(a), len, i;
+
+	for (len = n; len && !b[len - 1]; len--)
+		;
+	if (!len && n)
+		len = 1;
+	for (i = 0; i < len; i++)
+		fprintf(f, "%02x", b[i]);
+	fprintf(f, "/%zu", n);
+}
+
+static void log_attrs(FILE *f, const struct nlattr *first, size_t len,
+		      bool ev, uint16_t nest)
 {
 	char addr[INET6_ADDRSTRLEN];
 	const struct nlattr *a;
+	bool sep = false;
+
+	for (a = first; mnl_attr_ok(a, (const char *)first + len - (const char *)a);
+	     a = mnl_attr_next(a)) {
+		fprintf(f, "%s%u=", sep || !nest ? " " : "", mnl_attr_get_type(a));
+		sep = true;
+		if (ev && !nest && (mnl_attr_get_type(a) == MRC_A_EV_FIELD ||
+				    mnl_attr_get_type(a) == MRC_A_EV_ENTRY)) {
+			fputc('{', f);
+			log_attrs(f, mnl_attr_get_payload(a),
+				  mnl_attr_get_payload_len(a), ev,
+				  mnl_attr_get_type(a));
+			fputc('}', f);
+		} else if (ev && ev_bytes_attr(nest, mnl_attr_get_type(a))) {
+			log_bytes(f, a);
+		} else if (!mnl_attr_get_payload_len(a)) {
+			;	/* a flag */
+		} else if (mnl_attr_get_payload_len(a) % 16 == 0) {
+			log_addrs(f, a);
+		} else if (mnl_attr_get_payload_len(a) == 17) {	/* a prefix */
+			fprintf(f, "%s/%u",
+				inet_ntop(AF_INET6, mnl_attr_get_payload(a),
+					  addr, sizeof(addr)),
+				((const uint8_t *)mnl_attr_get_payload(a))[16]);
+		} else if (mnl_attr_get_payload_len(a) == 4) {
+			fprintf(f, "%u", mnl_attr_get_u32(a));
+		} else if (mnl_attr_get_payload_len(a) == 8) {
+			fprintf(f, "%llu",
+				(unsigned long long)mnl_attr_get_u64(a));
+		} else {
+			fputs(mnl_attr_get_str(a), f);
+		}
+	}
+}
+
+static void log_request(uint8_t cmd)
+{
+	size_t off = MNL_ALIGN(sizeof(struct genlmsghdr));
 	FILE *f = log_open();
 
 	if (!f)
 		return;
 	fprintf(f, "cmd=%u%s", cmd, req->nlmsg_flags & NLM_F_DUMP ? " dump" : "");
-	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr)) {
-		fprintf(f, " %u=", mnl_attr_get_type(a));
-		if (mnl_attr_get_payload_len(a) &&
-		    mnl_attr_get_payload_len(a) % 16 == 0)
-			log_addrs(f, a);
-		else if (mnl_attr_get_payload_len(a) == 17)	/* a prefix */
-			fprintf(f, "%s/%u",
-				inet_ntop(AF_INET6, mnl_attr_get_payload(a),
-					  addr, sizeof(addr)),
-				((const uint8_t *)mnl_attr_get_payload(a))[16]);
-		else if (mnl_attr_get_payload_len(a) == 4)
-			fprintf(f, "%u", mnl_attr_get_u32(a));
-		else if (mnl_attr_get_payload_len(a) == 8)
-			fprintf(f, "%llu",
-				(unsigned long long)mnl_attr_get_u64(a));
-		else
-			fputs(mnl_attr_get_str(a), f);
-	}
+	log_attrs(f, (const struct nlattr *)((const char *)mnl_nlmsg_get_payload(req) + off),
+		  mnl_nlmsg_get_payload_len(req) - off, ev_cmd(cmd), 0);
 	fputc('\n', f);
 	fclose(f);
 }
@@ -420,6 +610,22 @@ static void dump(uint8_t cmd)
 			put_ev(mnl_attr_get_u32(qpn), 5, MRC_EV_STATE_GOOD, 2);
 			put_ev(mnl_attr_get_u32(qpn), 6, MRC_EV_STATE_ASSUMED_BAD, -1);
 		}
+		/* a profile's EV: of exp profile 5's place 1, two QPs' */
+		if (cmd == MRC_CMD_EV_GET && !qpn && req_attr(MRC_A_EV_EV_BYTES)) {
+			put_ev_place(17, 2, 1, mnl_attr_get_u32(req_attr(MRC_A_EV_PLANE)));
+			put_ev_place(18, 0, 1, mnl_attr_get_u32(req_attr(MRC_A_EV_PLANE)));
+		}
+		if (cmd == MRC_CMD_EV_GET && !qpn && req_attr(MRC_A_EV_VALUE))
+			put_ev(17, 5, MRC_EV_STATE_GOOD, 2);
+		if (cmd == MRC_CMD_EV_FMT_GET) {
+			put_fmt(devs[i], 3);
+			put_fmt(devs[i], 4);
+		}
+		if (cmd == MRC_CMD_EV_PROFILE_GET) {
+			put_ev_profile(devs[i], 9, false);
+			put_ev_profile(devs[i], 5, false);
+			put_ev_profile(devs[i], 6, false);
+		}
 	}
 	put_done(0, NULL);
 }
@@ -459,6 +665,30 @@ static void ep_probe_end(void)
 	push();
 }
 
+/* a get of one format or EV profile: the reply and the ack, or ENOENT */
+static void get_profile(uint8_t cmd)
+{
+	const char *dev = req_str(MRC_A_EV_DEV_NAME);
+	const struct nlattr *id = req_attr(cmd == MRC_CMD_EV_FMT_GET ?
+					   MRC_A_EV_FMT_ID : MRC_A_EV_PROFILE_ID);
+	uint64_t n = id ? mnl_attr_get_u64(id) : 0;
+	char msg[64];
+
+	if (find_dev(dev) < 0) {
+		put_ack(-ENODEV, "no such mrc device");
+		return;
+	}
+	if (cmd == MRC_CMD_EV_FMT_GET ? put_fmt(dev, n) :
+	    put_ev_profile(dev, n, req_attr(MRC_A_EV_ENTRIES))) {
+		put_ack(0, NULL);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "%s %llu is in init",
+		 cmd == MRC_CMD_EV_FMT_GET ? "EV format profile" : "EV profile",
+		 (unsigned long long)n);
+	put_ack(-ENOENT, msg);
+}
+
 static void answer_mrc(void)
 {
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
@@ -483,6 +713,9 @@ static void answer_mrc(void)
 		put_ack(0, NULL);
 		if (!first)
 			ep_probe_end();
+	} else if (g->cmd == MRC_CMD_EV_FMT_GET ||
+		   g->cmd == MRC_CMD_EV_PROFILE_GET) {
+		get_profile(g->cmd);
 	} else if (g->cmd != MRC_CMD_DEV_GET) {
 		put_ack(0, NULL);
 	} else if (d < 0) {
@@ -569,7 +802,33 @@ static void ntf_ev(const char *dev, uint32_t qpn, uint32_t i, uint32_t value,
 	push();
 }
 
-/* the notifications of the "ev" group: a loss, a recovery, the operator */
+/* an EV change of a QP bound to exp profile 5: the place and bytes it is of */
+static void ntf_ev_place(void)
+{
+	static const uint8_t bytes[32] = { 0xc0, 0x02, 0x56, 0x78 };
+
+	ntf(MRC_CMD_EV_CHANGE_NTF);
+	mnl_attr_put_u32(cur, MRC_A_EV_DEV_INDEX, 3);
+	mnl_attr_put_strz(cur, MRC_A_EV_DEV_NAME, "mrc0");
+	mnl_attr_put_u32(cur, MRC_A_EV_QPN, 19);
+	mnl_attr_put_u32(cur, MRC_A_EV_INDEX, 1);
+	mnl_attr_put_u32(cur, MRC_A_EV_VALUE, 0xc0025678);
+	mnl_attr_put_u32(cur, MRC_A_EV_PLANE, 1);
+	mnl_attr_put_u32(cur, MRC_A_EV_STATE, MRC_EV_STATE_DENIED);
+	mnl_attr_put_u32(cur, MRC_A_EV_OLD_STATE, MRC_EV_STATE_GOOD);
+	mnl_attr_put_u32(cur, MRC_A_EV_CAUSE, MRC_EV_CAUSE_DENY);
+	mnl_attr_put_u64(cur, MRC_A_EV_TIME, 1700000003000000000ULL);
+	mnl_attr_put_u64(cur, MRC_A_EV_PROFILE_ID, 5);
+	mnl_attr_put_u32(cur, MRC_A_EV_EVENT_MASK, MRC_EV_EVENT_ASSUMED_BAD);
+	mnl_attr_put_u32(cur, MRC_A_EV_ENTRY_INDEX, 1);
+	mnl_attr_put(cur, MRC_A_EV_EV_BYTES, sizeof(bytes), bytes);
+	push();
+}
+
+/*
+ * the notifications of the "ev" group: a loss, a recovery, the operator;
+ * the operator on an EV of an exp profile
+ */
 static void join_ev(void)
 {
 	ntf_ev("mrc0", 17, 5, 0xc4080005, MRC_EV_STATE_GOOD,
@@ -579,6 +838,7 @@ static void join_ev(void)
 	       MRC_EV_STATE_GOOD, MRC_EV_CAUSE_PROBE, -1, 1700000001000000000ULL);
 	ntf_ev("mrc0", 17, 6, 0xc0040006, MRC_EV_STATE_GOOD,
 	       MRC_EV_STATE_DENIED, MRC_EV_CAUSE_DENY, -1, 1700000002000000000ULL);
+	ntf_ev_place();
 	joined = true;
 }
 
