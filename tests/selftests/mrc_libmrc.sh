@@ -16,6 +16,10 @@
 #  - mrc_ev_probe, the EV probe example: h1 probes h2's address on each
 #    plane out of that plane's port, answered there with an RTT; and h2's
 #    node address on each uSID path (SRV6 EVs: the path's container)
+#  - mrc_ev_profile, the EV profile example: h1's controller sets up an
+#    SRV6 format and an EXP EV profile whose EVs are h1's uSID containers
+#    to h2, each on its plane's port; a sweep whose QP is bound to it
+#    moves every byte over those paths; then both are taken down
 #  - mrc_ev_events, the EV event example, under a fault: a T1 switch is
 #    dead during a sweep; EVs of the paths through it go ASSUMED_BAD and
 #    the event CQ reports it with the port of their plane; the sweep's
@@ -33,6 +37,7 @@ LIB=$(cd "$DIR/../../tools/lib/mrc" && pwd)
 BW=$LIB/examples/mrc_write_bw
 EVS=$LIB/examples/mrc_ev_events
 PROBE=$LIB/examples/mrc_ev_probe
+EVPROF=$LIB/examples/mrc_ev_profile
 LOGS=$(mktemp -d /tmp/mrc_libmrc.XXXXXX)
 TMO=$(tmo 300)
 MAX=$(by_mode $((4 << 20)) $((256 << 10)))
@@ -48,8 +53,8 @@ cleanup() {
 	rm -rf "$LOGS"
 }
 trap cleanup EXIT
-ktap_header 19
-for f in "$BW" "$EVS" "$PROBE" "$LIB/tests/mrc_api_test"; do
+ktap_header 22
+for f in "$BW" "$EVS" "$PROBE" "$EVPROF" "$LIB/tests/mrc_api_test"; do
 	[ -x "$f" ] || ktap_info "$f is missing: build libmrc first (make, or make -C tools/lib/mrc)"
 done
 
@@ -171,6 +176,31 @@ probe_paths() {
 }
 check "mrc_ev_probe: h2's node address on each uSID path (SRV6 EV), answered on its plane" probe_paths
 ktap_info "$(tr '\n' ';' <"$LOGS/probes" 2>/dev/null)"
+
+# -- an EXP EV profile of h1's controller (mrc_ev_profile): its EVs are
+# h1's uSID containers to h2, whole (an SRV6 format of F3216 widths and
+# no fields: the EV's 128 bits are the container), each on its plane
+exp_profile_up() {
+	local plane usid args=() n=0
+	while read -r plane usid; do
+		args+=(-e "$(python3 -c 'import ipaddress, sys
+print(ipaddress.IPv6Address(sys.argv[1]).packed.hex())' "$usid")@$((plane + 1))")
+		n=$((n + 1))
+	done < <(A -j path show dev "$DEV_A" peer "$CM_B" | jq -r '.[] | "\(.plane) \(.usid)"')
+	[ "$n" -ge "$FABRIC_PLANES" ] || return 1
+	ip netns exec "$NS_A" timeout -k 5 "$TMO" "$EVPROF" -d "$DEV_A" -p 11 -f 12 \
+		-m srv6 -w 32,16,16,16,16,16,16 "${args[@]}" >"$LOGS/evprof" 2>&1 &&
+		grep -q "^profile 11 mode EXP format 12 count $n .*state ONLINE$" "$LOGS/evprof" &&
+		[ "$(grep -c ' GOOD$' "$LOGS/evprof")" = "$n" ] || { cat "$LOGS/evprof"; return 1; }
+}
+check "mrc_ev_profile on h1: SRV6 format 12, EXP profile 11 of h1's uSID paths to h2, ONLINE" \
+	exp_profile_up
+ktap_info "$(tr '\n' ';' <"$LOGS/evprof" 2>/dev/null)"
+check "mrc_write_bw bound to EXP profile 11: 64 KiB x $ITERS over its paths, every byte checked" \
+	bound_ev_sweep xp. 11 $((64 << 10)) "$ITERS"
+check "mrc_ev_profile -r: profile 11 and format 12 back to INIT" \
+	bash -c "ip netns exec '$NS_A' '$EVPROF' -d '$DEV_A' -p 11 -f 12 -r | grep -q '^removed' &&
+		! '$TOPO_MRCCTL' -n '$NS_A' ev profile show dev '$DEV_A' id 11"
 
 # -- EV events: a T1 switch of plane 1 is dead when a sweep starts; the
 # QP's EVs of the paths through it lose packets and go ASSUMED_BAD
