@@ -153,7 +153,7 @@ static int replace_evs(struct mrc_ev_entry *arr, u32 n, u32 bits,
 		const struct mrc_ev_replace *x = &ch->replace[r];
 
 		if (ev_overflows(x->new, bits)) {
-			NL_SET_ERR_MSG_FMT(extack, "replacement %u: the new EV is wider than %u bits",
+			NL_SET_ERR_MSG_FMT(extack, "replacement %u: the EV is over %u bits",
 					   r, bits);
 			return -EINVAL;
 		}
