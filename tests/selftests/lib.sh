@@ -6,6 +6,9 @@
 
 KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
 
+# shellcheck source=tests/selftests/jq.sh
+source "$(dirname "${BASH_SOURCE[0]}")/jq.sh"
+
 # MRC_QUICK=1: the quick mode of every suite (make check runs it on the
 # KASAN kernel). Each scenario runs once, with small transfers; every fault
 # is still injected and every code path of the full run is still reached.

@@ -8,6 +8,8 @@ MRCCTL=${MRCCTL:-$dir/mrcctl}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
+# shellcheck source=tests/selftests/jq.sh
+source "$dir/../../tests/selftests/jq.sh"
 
 ok() { pass=$((pass + 1)); echo "ok - $1"; }
 not_ok() {

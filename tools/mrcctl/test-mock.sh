@@ -35,6 +35,10 @@ json_same() { # ARGS...: -j and -j -p print the same, valid JSON
 	[ "$("$MRCCTL" -j "$@" | jq -c .)" = "$("$MRCCTL" -j -p "$@" | jq -c .)" ]
 }
 
+# the checks below pipe mrcctl -j into jq -e: empty input must fail them
+check "jq -e: empty input fails (tests/selftests/jq.sh)" \
+	bash -c "! printf '' | jq -e true && ! jq -e true /dev/null && echo 1 | jq -e true"
+
 # ---- show -------------------------------------------------------------
 expect_lines "dev show: planes and evs at the end" \
 "mrc0: index 3 netdev lo state ACTIVE node_guid 0200:aaff:fe00:0001 planes 2 evs 16
