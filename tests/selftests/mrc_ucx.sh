@@ -5,6 +5,8 @@
 # as a user runs them:
 #  - two namespaces over a veth pair (topo_ns: IPv4 RoCE v2 GIDs, the GIDs
 #    UCX picks first): ucx_info -d lists mrc's rc_verbs and ud_verbs;
+#    mrc_ud_wc.py checks a UD receive completion as UCX reads it (flags,
+#    SL, GRH area) and answers through ibv_create_ah_from_wc, IPv4 and IPv6;
 #    ucx_perftest tag_bw over UD alone (UCX_TLS=ud_verbs,self: every
 #    message in UD packets, which UCX drops unless the receive completion
 #    tells it the packet came over IPv4), then tag_bw and ucp_put_bw over
@@ -33,7 +35,7 @@ test_logs mrc_ucx
 TMO=$(tmo 240)
 ITERS=$(by_mode 400 60)
 WARM=$(by_mode 40 10)
-ktap_header 16
+ktap_header 18
 
 missing=''
 for t in ucx_info ucx_perftest mpirun jq; do
@@ -82,6 +84,13 @@ check "ucx_info -d: rc_verbs and ud_verbs on $DEV_A:1" \
 		awk '/Transport:/ { t = \$3 } /Device:/ && \$3 == \"$DEV_A:1\" { print t }' '$LOGS/info' |
 		sort -u | tr '\n' ' ' | grep -q 'rc_verbs ud_verbs'"
 
+# what UCX's UD transport reads of a receive completion, and an answer
+# through ibv_create_ah_from_wc, over IPv4 and IPv6 GIDs
+check "UD completions (IPv4): flags GRH alone, SL 2, the IPv4 header at 20; an AH from the WC answers" \
+	python3 "$DIR/mrc_ud_wc.py" "$DEV_A" "$GID_A" "$DEV_B" "$GID_B"
+check "UD completions (IPv6): flags GRH alone, SL 1, the IPv6 header; an AH from the WC answers" \
+	python3 "$DIR/mrc_ud_wc.py" "$DEV_A" "$(gid_index "$DEV_A" "$IP6_A")" \
+	"$DEV_B" "$(gid_index "$DEV_B" "$IP6_B")"
 rx0=$(counter "$NS_B" "$DEV_B" rx_bytes)
 TAG=ud. check "ucx_perftest tag_bw, UD alone (ud_verbs, IPv4 GIDs): 16 KiB x $ITERS, both ends done" \
 	perf ud_verbs,self 16384 "$ITERS" tag_bw
