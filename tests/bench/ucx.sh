@@ -17,13 +17,12 @@ UCX_TESTS=(
 	"tag_lat -s 8|usec|tag_lat -s 8"
 )
 
-# _ucx_once TRANSPORT ARGS...: one ucx_perftest; prints the overall figure
+# _ucx_once TRANSPORT ARGS...: one ucx_perftest on $PORT; prints the overall figure
 # of its Final line (bandwidth MB/s for *_bw, latency usec for *_lat)
 _ucx_once() {
 	local tr=$1 spid crc log env=("UCX_TLS=rc_verbs,ud_verbs,self")
 	shift
 	[ "$tr" != rxe ] || env+=(UCX_UD_VERBS_ETH_DGID_CHECK=n)
-	PORT=$((PORT + 1))
 	log=$LOGS/ucx-$tr-$1
 	timeout -k 5 "$TMO" env "${env[@]}" UCX_NET_DEVICES="$DEV_B:1" \
 		ucx_perftest -p "$PORT" >"$log.server" 2>&1 &
@@ -61,6 +60,9 @@ run_ucx() {
 		for t in "${UCX_TESTS[@]}"; do
 			IFS='|' read -r name unit cmd <<<"$t"
 			selected ucx "$name" || continue
+			# a port of its own (the last server's may be in
+			# TIME_WAIT); set here, as _ucx_once runs in a subshell
+			PORT=$((PORT + 1))
 			# shellcheck disable=SC2086 # cmd is words
 			if v=$(_ucx_once "$tr" $cmd); then
 				[ "$unit" != Gb/s ] || v=$(gbits "$v")

@@ -69,6 +69,14 @@ perf() {
 		grep -Eq "Final: +$n " "$LOGS/${TAG}cli"
 }
 
+# pcheck DESC CMD...: check, each on a TCP port of its own (check runs CMD
+# in a subshell, where pair's move to the next port is lost; the last
+# server's port may still be in TIME_WAIT)
+pcheck() {
+	PORT=$((PORT + 1))
+	check "$@"
+}
+
 # grew BEFORE AFTER MIN: AFTER - BEFORE >= MIN
 grew() { [ -n "$1" ] && [ -n "$2" ] && [ $(($2 - $1)) -ge "$3" ]; }
 
@@ -92,15 +100,15 @@ check "UD completions (IPv6): flags GRH alone, SL 1, the IPv6 header; an AH from
 	python3 "$DIR/mrc_ud_wc.py" "$DEV_A" "$(gid_index "$DEV_A" "$IP6_A")" \
 	"$DEV_B" "$(gid_index "$DEV_B" "$IP6_B")"
 rx0=$(counter "$NS_B" "$DEV_B" rx_bytes)
-TAG=ud. check "ucx_perftest tag_bw, UD alone (ud_verbs, IPv4 GIDs): 16 KiB x $ITERS, both ends done" \
+TAG=ud. pcheck "ucx_perftest tag_bw, UD alone (ud_verbs, IPv4 GIDs): 16 KiB x $ITERS, both ends done" \
 	perf ud_verbs,self 16384 "$ITERS" tag_bw
 rx1=$(counter "$NS_B" "$DEV_B" rx_bytes)
 check "UD: the messages crossed mrc ($DEV_B took $((16384 * ITERS)) bytes or more)" \
 	grew "$rx0" "$rx1" $((16384 * ITERS))
 ktap_info "$DEV_B rx_bytes $rx0 -> $rx1; bad Q_Keys $(counter "$NS_B" "$DEV_B" rx_bad_qkey)"
-TAG=tb. check "ucx_perftest tag_bw, rc_verbs (ud_verbs for the wire-up): 64 KiB x $ITERS" \
+TAG=tb. pcheck "ucx_perftest tag_bw, rc_verbs (ud_verbs for the wire-up): 64 KiB x $ITERS" \
 	perf rc_verbs,ud_verbs,self 65536 "$ITERS" tag_bw
-TAG=pb. check "ucx_perftest ucp_put_bw, rc_verbs (ud_verbs for the wire-up): 64 KiB x $ITERS" \
+TAG=pb. pcheck "ucx_perftest ucp_put_bw, rc_verbs (ud_verbs for the wire-up): 64 KiB x $ITERS" \
 	perf rc_verbs,ud_verbs,self 65536 "$ITERS" ucp_put_bw
 rx2=$(counter "$NS_B" "$DEV_B" rx_bytes)
 check "RC: the messages crossed mrc ($DEV_B took $((2 * 65536 * ITERS)) bytes or more)" \
@@ -124,9 +132,9 @@ all_moved() {
 	done
 }
 tx0=$(plane_tx)
-TAG=ftb. check "fabric: ucx_perftest tag_bw, rc_verbs, h1 -> h2: 64 KiB x $ITERS" \
+TAG=ftb. pcheck "fabric: ucx_perftest tag_bw, rc_verbs, h1 -> h2: 64 KiB x $ITERS" \
 	perf rc_verbs,ud_verbs,self 65536 "$ITERS" tag_bw
-TAG=fpb. check "fabric: ucx_perftest ucp_put_bw, rc_verbs, h1 -> h2: 64 KiB x $ITERS" \
+TAG=fpb. pcheck "fabric: ucx_perftest ucp_put_bw, rc_verbs, h1 -> h2: 64 KiB x $ITERS" \
 	perf rc_verbs,ud_verbs,self 65536 "$ITERS" ucp_put_bw
 tx1=$(plane_tx)
 ktap_info "h1's planes' tx_packets: $tx0 -> $tx1"
