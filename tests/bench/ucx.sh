@@ -86,13 +86,13 @@ ucx_table() {
 	echo
 	echo "UCX: ucx_perftest, UCX_TLS=rc_verbs,ud_verbs,self, topo_host, $UCX_ITERS iterations" \
 		"(100 warm-up); overall figures"
-	printf '%-22s %-5s %10s %10s %8s\n' test unit rxe mrc mrc/rxe
+	printf '%-24s %-5s %10s %10s %8s\n' test unit rxe mrc mrc/rxe
 	for t in "${UCX_TESTS[@]}"; do
 		IFS='|' read -r name unit _ <<<"$t"
 		selected ucx "$name" || continue
 		r=${V[ucx|rxe|$name]:--} m=${V[ucx|mrc|$name]:--}
-		printf '%-22s %-5s %10s %10s %8s\n' "ucx $name" "$unit" "$r" "$m" "$(ratio "$m" "$r")"
+		printf '%-24s %-5s %10s %10s %8s\n' "ucx $name" "$unit" "$r" "$m" "$(ratio "$m" "$r")"
 	done
-	echo "  rxe with UCX_UD_VERBS_ETH_DGID_CHECK=n (UCX 1.13 drops its UD packets otherwise)" \
-		"${V[ucx|note]:+; ${V[ucx|note]}}"
+	echo "  rxe with UCX_UD_VERBS_ETH_DGID_CHECK=n (UCX 1.13 drops its UD packets" \
+		"otherwise)${V[ucx|note]:+; ${V[ucx|note]}}"
 }
