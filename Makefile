@@ -3,7 +3,8 @@
 # mrc: build the module and mrcctl, run the tests, run the demo.
 #
 #   make              mrc.ko (+ KUnit, guard, kverbs and trimq test modules) for the test kernel,
-#                     mrcctl, and libmrc (the OCP MRC API) with its examples
+#                     mrcctl, libmrc (the OCP MRC API) with its examples, and the
+#                     MPI test program (tests/mpi)
 #   make KDIR=DIR     the same against another kernel build tree, e.g.
 #                     KDIR=/lib/modules/6.12.117+deb12-amd64/build
 #   make distro       modules against Debian's linux-headers-6.12-amd64
@@ -34,9 +35,9 @@ DISTRO_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.12*-amd64))))
 TIER ?= quick
 N ?= 3
 
-.PHONY: all modules distro mrcctl libmrc kernel check check-full coverage flake demo sparse setup clean help bench
+.PHONY: all modules distro mrcctl libmrc mpi kernel check check-full coverage flake demo sparse setup clean help bench
 
-all: modules mrcctl libmrc
+all: modules mrcctl libmrc mpi
 
 setup:
 	@tests/vm/setup
@@ -62,6 +63,9 @@ mrcctl: setup
 libmrc: setup
 	@$(MAKE) -s -C tools/lib/mrc
 
+mpi: setup
+	@$(MAKE) -s -C tests/mpi
+
 check:
 	@tests/check --tier quick
 
@@ -84,6 +88,7 @@ clean:
 	rm -rf build .vm-out
 	$(MAKE) -s -C tools/mrcctl clean
 	$(MAKE) -s -C tools/lib/mrc clean
+	$(MAKE) -s -C tests/mpi clean
 
 help:
-	@sed -n '3,26p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,27p' Makefile | sed 's/^# \{0,1\}//'

@@ -133,6 +133,31 @@ err_free:
 	return err;
 }
 
+/* flags whose fields a user WC lacks; 1 << 6 is IBV_WC_TM_DATA_VALID there */
+#define MRC_WC_KERNEL_ONLY (IB_WC_WITH_SMAC | IB_WC_WITH_VLAN | \
+			    IB_WC_WITH_NETWORK_HDR_TYPE)
+
+/*
+ * A user WC cannot say whether a RoCE UD packet came over IPv4 or IPv6,
+ * which decides where its GRH area holds the destination address.
+ * ConnectX reports it in the SL (bits 2:0 of the field: 1 IPv6, 2 IPv4),
+ * where UCX's UD transport reads it: with SL 0 it takes an IPv4 packet's
+ * GRH area as an IPv6 header and drops the packet. RoCE has no SL.
+ */
+static u8 user_sl(const struct ib_wc *wc)
+{
+	if (!(wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE))
+		return wc->sl;
+	switch (wc->network_hdr_type) {
+	case RDMA_NETWORK_IPV4:
+		return 2;
+	case RDMA_NETWORK_IPV6:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /*
  * Post one completion. Returns -ENOSPC when the CQ is full: the completion
  * is lost and the CQ's owner gets IB_EVENT_CQ_ERR, as on hardware.
@@ -170,8 +195,9 @@ int mrc_cq_post(struct mrc_cq *cq, const struct ib_wc *wc, bool solicited)
 		uwc->ex.imm_data = wc->ex.imm_data;
 		uwc->qp_num = wc->qp->qp_num;
 		uwc->src_qp = wc->src_qp;
-		uwc->wc_flags = wc->wc_flags;
+		uwc->wc_flags = wc->wc_flags & ~MRC_WC_KERNEL_ONLY;
 		uwc->pkey_index = wc->pkey_index;
+		uwc->sl = user_sl(wc);
 		uwc->port_num = wc->port_num;
 	} else {
 		memcpy(slot, wc, sizeof(*wc));
