@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mrcctl dev and plane: an mrc device and its planes (netdevs) */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,15 +218,80 @@ void plane_ntf_rec(struct rec *r, const struct nlattr **tb)
 }
 
 /* the ifindex of netdev @name; exits if there is none */
-static unsigned int netdev_index(const char *name)
+unsigned int netdev_index(const char *name)
 {
 	unsigned int ifindex = if_nametoindex(name);
 
 	if (!ifindex) {
-		fprintf(stderr, "mrcctl: Error: no such netdev \"%s\"\n", name);
+		pr_err("Error: no such netdev \"%s\"\n", name);
 		exit(1);
 	}
 	return ifindex;
+}
+
+/* the name of netdev @ifindex, or "ifindex N"; @buf has IFNAME_BUF bytes */
+const char *netdev_name(unsigned int ifindex, char *buf)
+{
+	static_assert(IFNAME_BUF >= IF_NAMESIZE, "IFNAME_BUF is too small");
+	if (!if_indextoname(ifindex, buf))
+		snprintf(buf, IFNAME_BUF, "ifindex %u", ifindex);
+	return buf;
+}
+
+struct plane_refs {
+	struct plane_ref *p;
+	int n;
+};
+
+static int cb_plane_ref(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRC_A_PLANE_MAX + 1] = {};
+	struct plane_refs *l = data;
+	struct plane_ref *p;
+
+	nl_attrs(nlh, tb, MRC_A_PLANE_MAX);
+	if (!nl_attr_ok(tb[MRC_A_PLANE_DEV_NAME], MNL_TYPE_NUL_STRING) ||
+	    !nl_attr_ok(tb[MRC_A_PLANE_ID], MNL_TYPE_U32) ||
+	    !nl_attr_ok(tb[MRC_A_PLANE_IFINDEX], MNL_TYPE_U32))
+		return MNL_CB_OK;
+	l->p = xrealloc(l->p, (l->n + 1) * sizeof(*l->p));
+	p = &l->p[l->n++];
+	snprintf(p->dev, sizeof(p->dev), "%s",
+		 mnl_attr_get_str(tb[MRC_A_PLANE_DEV_NAME]));
+	p->id = mnl_attr_get_u32(tb[MRC_A_PLANE_ID]);
+	p->ifindex = mnl_attr_get_u32(tb[MRC_A_PLANE_IFINDEX]);
+	return MNL_CB_OK;
+}
+
+/*
+ * the planes of every device of the namespace, in *@planes (to free): how
+ * many, or -1 with errno
+ */
+int plane_list(struct ctx *c, struct plane_ref **planes)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct plane_refs l = {};
+	struct nlmsghdr *nlh;
+
+	nlh = nl_msg(c, buf, MRC_CMD_PLANE_GET, NLM_F_DUMP, 0, NULL);
+	if (mrcnl_transact(&c->nl, nlh, cb_plane_ref, &l) < 0) {
+		free(l.p);
+		return -1;
+	}
+	*planes = l.p;
+	return l.n;
+}
+
+/* the plane on netdev @ifindex among the @n of @p, or NULL */
+const struct plane_ref *plane_find(const struct plane_ref *p, int n,
+				   unsigned int ifindex)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (p[i].ifindex == ifindex)
+			return &p[i];
+	return NULL;
 }
 
 /* the planes of @dev, or of every device: a list, or kept (stats) */
@@ -247,6 +313,56 @@ int plane_show(struct ctx *c, int argc, char **argv)
 	return plane_dump(c, dev);
 }
 
+/* plane @id of @dev among the @n of @p, or NULL */
+static const struct plane_ref *plane_at(const struct plane_ref *p, int n,
+					const char *dev, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(p[i].dev, dev) && p[i].id == id)
+			return &p[i];
+	return NULL;
+}
+
+/*
+ * apply's plane add, which the kernel refused with EEXIST (its message in
+ * @msg): fine if netdev @ifindex is a plane of @dev already, as plane @id
+ * if that is given; else say what is there. 0, or 1 after the error.
+ */
+static int plane_add_exists(struct ctx *c, const char *dev,
+			    const struct arg *id, unsigned int ifindex,
+			    const char *ifname, const char *msg)
+{
+	const struct plane_ref *have, *taken;
+	char what[160], other[IFNAME_BUF];
+	struct plane_ref *p;
+	int n, ret = 1;
+
+	snprintf(what, sizeof(what), "plane add dev %s netdev %s%s%s", dev,
+		 ifname, id->set ? " id " : "", id->set ? id->str : "");
+	n = plane_list(c, &p);
+	if (n < 0)
+		return nl_fail(c, what);
+	have = plane_find(p, n, ifindex);
+	taken = id->set ? plane_at(p, n, dev, id->u32) : NULL;
+	if (have && !strcmp(have->dev, dev) && (!id->set || have->id == id->u32)) {
+		ret = 0;
+	} else if (have) {
+		pr_err("Error: %s: %s is plane %u of %s\n", what, ifname,
+		       have->id, have->dev);
+	} else if (taken) {
+		pr_err("Error: %s: plane %u of %s is %s\n", what, taken->id,
+		       dev, netdev_name(taken->ifindex, other));
+	} else {	/* nothing we can see: the kernel's reason */
+		errno = EEXIST;
+		snprintf(c->nl.errmsg, sizeof(c->nl.errmsg), "%s", msg);
+		ret = nl_fail(c, what);
+	}
+	free(p);
+	return ret;
+}
+
 /*
  * plane add dev DEV netdev IFNAME [ id N ], plane del dev DEV { id N |
  * netdev IFNAME }: @nlcmd with what is given
@@ -258,7 +374,7 @@ static int plane_change(struct ctx *c, const char *cmd, uint8_t nlcmd,
 	struct arg netdev = { .key = "netdev", .type = ARG_STR };
 	struct arg id = { .key = "id", .type = ARG_U32, .max = MRC_MAX_PLANES - 1 };
 	struct arg *args[] = { &dev, &netdev, &id, NULL };
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[MNL_SOCKET_BUFFER_SIZE], msg[sizeof(c->nl.errmsg)];
 	struct nlmsghdr *nlh;
 	unsigned int ifindex = 0;
 
@@ -276,7 +392,14 @@ static int plane_change(struct ctx *c, const char *cmd, uint8_t nlcmd,
 		mnl_attr_put_u32(nlh, MRC_A_PLANE_IFINDEX, ifindex);
 	if (id.set)
 		mnl_attr_put_u32(nlh, MRC_A_PLANE_ID, id.u32);
-	return nl_request(c, nlh, dev.str);
+	if (nlcmd != MRC_CMD_PLANE_ADD || !c->apply)
+		return nl_request(c, nlh, dev.str);
+	if (!nl_transact(c, nlh, NULL))
+		return 0;
+	if (errno != EEXIST)
+		return nl_fail(c, dev.str);
+	snprintf(msg, sizeof(msg), "%s", c->nl.errmsg);
+	return plane_add_exists(c, dev.str, &id, ifindex, netdev.str, msg);
 }
 
 int plane_add(struct ctx *c, int argc, char **argv)

@@ -48,9 +48,9 @@ fab_err(const struct fabric *f, int line, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (line)
-		fprintf(stderr, "mrcctl: %s:%d: ", f->file, line);
+		pr_err("%s:%d: ", f->file, line);
 	else
-		fprintf(stderr, "mrcctl: %s: ", f->file);
+		pr_err("%s: ", f->file);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
@@ -413,12 +413,16 @@ static void fab_print(struct ctx *c, const char *dev, const struct path_spec *pa
 		printf("# %u paths to %u peers\n", n, peers);
 }
 
-static void fab_summary(struct ctx *c, unsigned int n, unsigned int peers)
+/* "loaded N paths to M peers", and under apply how many were there */
+static void fab_summary(struct ctx *c, unsigned int n, unsigned int peers,
+			unsigned int had)
 {
 	struct rec r = {};
 
 	rec_num(&r, "paths", "loaded ", " paths", n);
 	rec_num(&r, "peers", "to ", " peers", peers);
+	if (c->apply)
+		rec_num(&r, "present", "(", " there already)", had);
 	if (!c->json) {
 		rec_line(&r);
 		return;
@@ -430,27 +434,29 @@ static void fab_summary(struct ctx *c, unsigned int n, unsigned int peers)
 static int fab_send(struct ctx *c, const char *dev, const struct path_spec *paths,
 		    unsigned int n, unsigned int peers)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE], what[1024];
-	struct nlmsghdr *nlh;
+	char buf[1000], what[1024];
+	unsigned int i, had = 0;
 	struct rec r;
-	unsigned int i;
+	bool there;
 
 	nl_open(c);
 	for (i = 0; i < n; i++) {
-		nlh = path_msg(c, buf, MRC_CMD_PATH_ADD, dev, &paths[i]);
-		nlh->nlmsg_flags |= NLM_F_ACK;
-		if (!nl_transact(c, nlh, NULL))
-			continue;
 		memset(&r, 0, sizeof(r));
 		path_spec_rec(&r, dev, &paths[i]);
 		rec_text(&r, buf, sizeof(buf));
 		snprintf(what, sizeof(what), "\"path add %s\"", buf);
-		nl_fail(c, what);
-		fprintf(stderr, "mrcctl: %u of %u paths were added before the error\n",
-			i, n);
-		return 1;
+		if (path_put(c, dev, &paths[i], what, &there)) {
+			if (c->apply)
+				pr_err("%u of %u paths were added, %u there already, before the error\n",
+				       i - had, n, had);
+			else
+				pr_err("%u of %u paths were added before the error\n",
+				       i, n);
+			return 1;
+		}
+		had += there;
 	}
-	fab_summary(c, n, peers);
+	fab_summary(c, n, peers, had);
 	return 0;
 }
 

@@ -114,19 +114,19 @@ static void mon_join(struct ctx *c)
 					  sizeof(id)) < 0) {
 			/* every QP's EV changes are for the namespace's admin */
 			if (errno == EPERM && !strcmp(mon_groups[i], MRC_MCGRP_EV)) {
-				fprintf(stderr, "mrcctl: EV changes need CAP_NET_ADMIN; %s\n",
-					"showing plane and path changes only");
+				pr_err("EV changes need CAP_NET_ADMIN; %s\n",
+				       "showing plane and path changes only");
 				continue;
 			}
-			fprintf(stderr, "mrcctl: Error: cannot join multicast group \"%s\": %s\n",
-				mon_groups[i], strerror(errno));
+			pr_err("Error: cannot join multicast group \"%s\": %s\n",
+			       mon_groups[i], strerror(errno));
 			exit(1);
 		}
 		joined++;
 	}
 	if (!joined) {
-		fprintf(stderr, "mrcctl: Error: the \"%s\" family has no \"%s\" multicast group\n",
-			MRC_FAMILY_NAME, MRC_MCGRP_CONFIG);
+		pr_err("Error: the \"%s\" family has no \"%s\" multicast group\n",
+		       MRC_FAMILY_NAME, MRC_MCGRP_CONFIG);
 		exit(1);
 	}
 }
@@ -153,8 +153,7 @@ int monitor_run(struct ctx *c, int argc, char **argv)
 	while (!mon_stop) {
 		ret = mnl_socket_recvfrom(c->nl.sock, buf, sizeof(buf));
 		if (ret < 0 && errno == ENOBUFS)
-			fputs("mrcctl: Warning: events were lost (socket receive buffer overrun)\n",
-			      stderr);
+			pr_err("Warning: events were lost (socket receive buffer overrun)\n");
 		if (ret < 0 && (errno == ENOBUFS || errno == EINTR))
 			continue;
 		if (ret <= 0)

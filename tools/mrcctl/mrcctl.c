@@ -22,12 +22,25 @@
 #define MRCCTL_VERSION "unknown"
 #endif
 
+const char *err_where = "";
+
+/* a message on stderr: "mrcctl: ", in a batch its file and line, @fmt */
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "mrcctl: %s", err_where);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("mrcctl: ", stderr);
+	fprintf(stderr, "mrcctl: %s", err_where);
 	vfprintf(stderr, fmt, ap);
 	fputs("\nTry \"mrcctl help\".\n", stderr);
 	va_end(ap);
@@ -38,7 +51,7 @@ void *xrealloc(void *p, size_t size)
 {
 	p = realloc(p, size);
 	if (!p) {
-		perror("mrcctl");
+		pr_err("%s\n", strerror(errno));
 		exit(1);
 	}
 	return p;
@@ -50,10 +63,13 @@ static void usage(FILE *f)
 {
 	fputs("Usage: mrcctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 	      "       mrcctl [ OPTIONS ] help\n"
+	      "       mrcctl [ OPTIONS ] [ -force ] { -batch FILE | apply FILE }\n"
 	      "OBJECT := { dev | plane | path | ev | cc | stats | fabric | monitor | probe }\n"
 	      "OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -V[ersion] | -h[elp] }\n"
 	      "\n"
 	      "mrcctl dev show [ DEV ]\n"
+	      "mrcctl dev add DEV netdev IFNAME\n"
+	      "mrcctl dev del DEV\n"
 	      "mrcctl dev set DEV [ evs N ] [ trim_dscp N ]\n"
 	      "                   [ trim_lasthop_dscp { N | none } ]\n"
 	      "mrcctl plane show [ dev DEV ]\n"
@@ -143,11 +159,19 @@ static void usage(FILE *f)
 	      "bits first (1 to 64 digits, zero-filled); \"-\" (or 0@0): an\n"
 	      "unpopulated place. entries shows the EV array; ev set ... ev HEX\n"
 	      "plane N denies (or allows) every copy of that EV on that plane.\n"
-	      "See mrcctl(8).\n"
-	      "\n"
-	      "Devices are created and removed with rdma(8):\n"
-	      "	rdma link add DEV type mrc netdev NETDEV\n"
-	      "	rdma link delete DEV\n", f);
+	      "dev add creates DEV on netdev IFNAME (its plane 0) as \"rdma link add\n"
+	      "DEV type mrc netdev IFNAME\" does; dev del removes it (\"rdma link\n"
+	      "delete DEV\"), and with it its planes and path sets.\n"
+	      "-batch FILE runs the commands of FILE (- for stdin), one a line,\n"
+	      "each as \"mrcctl OBJECT COMMAND ...\" would (options go before\n"
+	      "-batch); \"#\" starts a comment, \"...\" or '...' quote. Errors name\n"
+	      "the file and line; it stops at the first failed line unless -force.\n"
+	      "apply FILE runs FILE as -batch does, but makes it so: dev add, plane\n"
+	      "add, path add and fabric load succeed when what they add is there\n"
+	      "already, identical, and fail naming what is there when it differs, so\n"
+	      "running a file twice gives the same state (/etc/mrc/mrc.conf, applied\n"
+	      "at boot by mrc.service).\n"
+	      "See mrcctl(8).\n", f);
 }
 
 struct cmd {
@@ -156,7 +180,8 @@ struct cmd {
 };
 
 static const struct cmd dev_cmds[] = {
-	{ "show", dev_show }, { "list", dev_show }, { "set", dev_set }, {}
+	{ "show", dev_show }, { "list", dev_show }, { "set", dev_set },
+	{ "add", dev_add }, { "del", dev_del }, { "delete", dev_del }, {}
 };
 
 static const struct cmd plane_cmds[] = {
@@ -213,10 +238,13 @@ static int do_object(struct ctx *c, const char *obj, const struct cmd *cmds,
 	die_usage("%s: unknown command \"%s\"", obj, argv[0]);
 }
 
-static int do_main(struct ctx *c, int argc, char **argv)
+/* one command, OBJECT COMMAND [ ARGS ] (or apply FILE) */
+int mrcctl_run(struct ctx *c, int argc, char **argv)
 {
 	unsigned int i;
 
+	if (!strcmp(argv[0], "apply"))
+		return apply_run(c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "stats"))
 		return stats_show(c, argc - 1, argv + 1);
 	if (!strcmp(argv[0], "monitor"))
@@ -245,13 +273,12 @@ static void netns_enter(const char *name)
 	snprintf(path, sizeof(path), "/run/netns/%s", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "mrcctl: network namespace \"%s\": %s\n", name,
-			strerror(errno));
+		pr_err("network namespace \"%s\": %s\n", name, strerror(errno));
 		exit(1);
 	}
 	if (setns(fd, CLONE_NEWNET)) {
-		fprintf(stderr, "mrcctl: entering network namespace \"%s\": %s\n",
-			name, strerror(errno));
+		pr_err("entering network namespace \"%s\": %s\n", name,
+		       strerror(errno));
 		exit(1);
 	}
 	close(fd);
@@ -266,13 +293,22 @@ int main(int argc, char **argv)
 		{ "Version", no_argument, NULL, 'V' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "force", no_argument, NULL, 'f' },
 		{}
 	};
+	const char *batch = NULL;
 	struct ctx c = {};
 	int o, ret;
 
-	while ((o = getopt_long_only(argc, argv, "+jpn:Vh", opts, NULL)) != -1) {
+	while ((o = getopt_long_only(argc, argv, "+jpn:Vhb:f", opts, NULL)) != -1) {
 		switch (o) {
+		case 'b':
+			batch = optarg;
+			break;
+		case 'f':
+			c.force = true;
+			break;
 		case 'j':
 			c.json = true;
 			break;
@@ -295,6 +331,13 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (batch) {
+		if (argc)
+			die_usage("-batch FILE: unexpected argument \"%s\"", argv[0]);
+		return batch_run(&c, batch);
+	}
+	if (c.force && (!argc || strcmp(argv[0], "apply")))
+		die_usage("-force goes with -batch FILE or apply FILE");
 	if (!argc || !strcmp(argv[0], "help")) {
 		usage(argc ? stdout : stderr);
 		return argc ? 0 : 2;
@@ -303,7 +346,7 @@ int main(int argc, char **argv)
 		printf("mrcctl %s\n", MRCCTL_VERSION);
 		return 0;
 	}
-	ret = do_main(&c, argc, argv);
+	ret = mrcctl_run(&c, argc, argv);
 	mrcnl_close(&c.nl);
 	return ret;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mrcctl: what its files share. mrcctl.c: main, the commands, help;
- * parse.c: the command line's words; rec.c: records, printed as text or
- * JSON; nl.c: requests and their errors over mrcnl, the netlink client
- * mrcctl shares with libmrc; then one file an object:
- * dev.c (and planes), path.c, ev.c (and EV profiles), fmt.c (EV format
- * profiles), cc.c, stats.c, monitor.c, fabric.c, probe.c.
+ * parse.c: the command line's words; batch.c: commands from a file (-batch,
+ * apply); rec.c: records, printed as text or JSON; nl.c: requests and their
+ * errors over mrcnl, the netlink client mrcctl shares with libmrc; then one
+ * file an object: dev.c (and planes), link.c (dev add and del, over RDMA
+ * netlink), path.c, ev.c (and EV profiles), fmt.c (EV format profiles),
+ * cc.c, stats.c, monitor.c, fabric.c, probe.c.
  */
 #ifndef MRCCTL_H
 #define MRCCTL_H
@@ -55,12 +56,23 @@ struct ctx {
 	unsigned int limit;	/* monitor: stop after this many events; 0: never */
 	struct recs *collect;	/* when set, objects are kept, not printed */
 	const char *dev;	/* device asked for, if a reply omits its name */
+	bool apply;		/* mrcctl apply: an add of what is there already,
+				 * identical, succeeds (batch.c) */
+	bool force;		/* -force: a batch goes on after a failed line */
 };
 
 /* ---- mrcctl.c ------------------------------------------------------- */
 
+extern const char *err_where;	/* "FILE:LINE: " of the batch line run */
+void __printf(1, 2) pr_err(const char *fmt, ...);
 void __noreturn __printf(1, 2) die_usage(const char *fmt, ...);
 void *xrealloc(void *p, size_t size);
+int mrcctl_run(struct ctx *c, int argc, char **argv);
+
+/* ---- batch.c: -batch FILE and apply FILE ----------------------------- */
+
+int batch_run(struct ctx *c, const char *file);
+int apply_run(struct ctx *c, int argc, char **argv);
 
 /* ---- parse.c: words and keyword arguments --------------------------- */
 
@@ -205,6 +217,7 @@ int nl_run(struct ctx *c, const void *buf, size_t len, unsigned int seq,
 	   unsigned int portid, mnl_cb_t cb);
 int nl_transact(struct ctx *c, struct nlmsghdr *nlh, mnl_cb_t cb);
 void nl_open(struct ctx *c);
+bool nl_try_open(struct ctx *c);
 int nl_fail(struct ctx *c, const char *what);
 int nl_request(struct ctx *c, struct nlmsghdr *nlh, const char *what);
 int nl_show(struct ctx *c, struct nlmsghdr *nlh, mnl_cb_t cb,
@@ -220,6 +233,25 @@ int plane_add(struct ctx *c, int argc, char **argv);
 int plane_del(struct ctx *c, int argc, char **argv);
 int plane_set(struct ctx *c, int argc, char **argv);
 void plane_ntf_rec(struct rec *r, const struct nlattr **tb);
+#define IFNAME_BUF	24	/* a netdev's name, or "ifindex N" */
+
+unsigned int netdev_index(const char *name);
+const char *netdev_name(unsigned int ifindex, char *buf);
+
+/* a plane as plane_list() finds it */
+struct plane_ref {
+	char dev[64];
+	uint32_t id, ifindex;
+};
+
+int plane_list(struct ctx *c, struct plane_ref **planes);
+const struct plane_ref *plane_find(const struct plane_ref *p, int n,
+				   unsigned int ifindex);
+
+/* ---- link.c --------------------------------------------------------- */
+
+int dev_add(struct ctx *c, int argc, char **argv);
+int dev_del(struct ctx *c, int argc, char **argv);
 
 /* ---- cc.c ----------------------------------------------------------- */
 
@@ -244,6 +276,8 @@ struct path_spec {
 
 struct nlmsghdr *path_msg(struct ctx *c, char *buf, uint8_t cmd,
 			  const char *dev, const struct path_spec *p);
+int path_put(struct ctx *c, const char *dev, const struct path_spec *p,
+	     const char *what, bool *had);
 void path_spec_rec(struct rec *r, const char *dev, const struct path_spec *p);
 int path_dump(struct ctx *c, const char *dev, const struct in6_addr *peer);
 int path_show(struct ctx *c, int argc, char **argv);

@@ -75,26 +75,34 @@ int nl_transact(struct ctx *c, struct nlmsghdr *nlh, mnl_cb_t cb)
 	return ret < 0 ? -1 : 0;
 }
 
+/* the family opened, if not yet: false if the mrc module is not loaded */
+bool nl_try_open(struct ctx *c)
+{
+	if (c->nl.sock || !mrcnl_open(&c->nl))
+		return true;
+	if (errno == ENOENT)
+		return false;
+	pr_err("cannot resolve the \"%s\" netlink family: %s\n",
+	       MRC_FAMILY_NAME, strerror(errno));
+	exit(1);
+}
+
 void nl_open(struct ctx *c)
 {
-	if (!mrcnl_open(&c->nl))
+	if (nl_try_open(c))
 		return;
-	if (errno == ENOENT)
-		fprintf(stderr, "mrcctl: the mrc module is not loaded (no \"%s\" generic netlink family); try \"modprobe mrc\"\n",
-			MRC_FAMILY_NAME);
-	else
-		fprintf(stderr, "mrcctl: cannot resolve the \"%s\" netlink family: %s\n",
-			MRC_FAMILY_NAME, strerror(errno));
+	pr_err("the mrc module is not loaded (no \"%s\" generic netlink family); try \"modprobe mrc\"\n",
+	       MRC_FAMILY_NAME);
 	exit(1);
 }
 
 int nl_fail(struct ctx *c, const char *what)
 {
 	if (c->nl.errmsg[0])
-		fprintf(stderr, "mrcctl: Error: %s: %s (%s)\n", what,
-			c->nl.errmsg, strerror(errno));
+		pr_err("Error: %s: %s (%s)\n", what, c->nl.errmsg,
+		       strerror(errno));
 	else
-		fprintf(stderr, "mrcctl: Error: %s: %s\n", what, strerror(errno));
+		pr_err("Error: %s: %s\n", what, strerror(errno));
 	return 1;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mrcctl path: the path sets of a device, one per peer */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,136 @@ struct nlmsghdr *path_msg(struct ctx *c, char *buf, uint8_t cmd,
 	if (p->has_remote)
 		mnl_attr_put(nlh, MRC_A_PATH_REMOTE, sizeof(p->remote), &p->remote);
 	return nlh;
+}
+
+static enum mrc_path_mode spec_mode(const struct path_spec *p)
+{
+	if (p->has_usid)
+		return MRC_PATH_MODE_USID;
+	return p->nsegs ? MRC_PATH_MODE_SRH : MRC_PATH_MODE_UDP;
+}
+
+/* the path of a dump's message, as path add would give it */
+static bool spec_of(const struct nlattr **tb, struct path_spec *p)
+{
+	const struct nlattr *segs = tb[MRC_A_PATH_SEGS];
+	uint16_t len = segs ? mnl_attr_get_payload_len(segs) : 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!nl_attr_ok(tb[MRC_A_PATH_PLANE], MNL_TYPE_U32) ||
+	    len % sizeof(p->segs[0]) || len > sizeof(p->segs))
+		return false;
+	p->plane = mnl_attr_get_u32(tb[MRC_A_PATH_PLANE]);
+	p->has_plane = true;
+	if (tb[MRC_A_PATH_USID] &&
+	    mnl_attr_get_payload_len(tb[MRC_A_PATH_USID]) == sizeof(p->usid)) {
+		memcpy(&p->usid, mnl_attr_get_payload(tb[MRC_A_PATH_USID]),
+		       sizeof(p->usid));
+		p->has_usid = true;
+	}
+	if (len) {
+		memcpy(p->segs, mnl_attr_get_payload(segs), len);
+		p->nsegs = len / sizeof(p->segs[0]);
+	}
+	if (tb[MRC_A_PATH_REMOTE] &&
+	    mnl_attr_get_payload_len(tb[MRC_A_PATH_REMOTE]) == sizeof(p->remote))
+		memcpy(&p->remote, mnl_attr_get_payload(tb[MRC_A_PATH_REMOTE]),
+		       sizeof(p->remote));
+	p->has_remote = !IN6_IS_ADDR_UNSPECIFIED(&p->remote);
+	return true;
+}
+
+/*
+ * the same path to the kernel: same plane and mode, and the same uSID
+ * container, segments or (udp) remote; see same_path() in mrc_path.c
+ */
+static bool spec_same_path(const struct path_spec *a, const struct path_spec *b)
+{
+	if (a->plane != b->plane || spec_mode(a) != spec_mode(b))
+		return false;
+	switch (spec_mode(a)) {
+	case MRC_PATH_MODE_USID:
+		return !memcmp(&a->usid, &b->usid, sizeof(a->usid));
+	case MRC_PATH_MODE_SRH:
+		return a->nsegs == b->nsegs &&
+		       !memcmp(a->segs, b->segs, a->nsegs * sizeof(a->segs[0]));
+	default:
+		return !memcmp(&a->remote, &b->remote, sizeof(a->remote));
+	}
+}
+
+/* what a peer's path set holds of the path apply adds */
+struct path_had {
+	const struct path_spec *want;
+	bool same;		/* that very path */
+	bool other;		/* the same path to the kernel, another remote */
+	struct path_spec found;
+	uint32_t id;
+};
+
+static int cb_path_had(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRC_A_PATH_MAX + 1] = {};
+	struct path_had *h = data;
+	struct path_spec p;
+	struct in6_addr any = {};
+
+	nl_attrs(nlh, tb, MRC_A_PATH_MAX);
+	if (!spec_of(tb, &p) || !spec_same_path(&p, h->want))
+		return MNL_CB_OK;
+	if (!memcmp(&p.remote, h->want->has_remote ? &h->want->remote : &any,
+		    sizeof(p.remote))) {
+		h->same = true;
+	} else {
+		h->other = true;
+		h->found = p;
+		h->id = mrcnl_u32(tb[MRC_A_PATH_ID]);
+	}
+	return MNL_CB_OK;
+}
+
+/*
+ * path add @p to @dev; @what names it in errors. With c->apply, a path the
+ * peer has already, identical, is no error (*@had), and one that differs
+ * only in its remote is. 0, or 1 after the error.
+ */
+int path_put(struct ctx *c, const char *dev, const struct path_spec *p,
+	     const char *what, bool *had)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], msg[sizeof(c->nl.errmsg)];
+	char addr[INET6_ADDRSTRLEN];
+	struct path_had h = { .want = p };
+	struct nlmsghdr *nlh;
+
+	*had = false;
+	nlh = path_msg(c, buf, MRC_CMD_PATH_ADD, dev, p);
+	if (!nl_transact(c, nlh, NULL))
+		return 0;
+	if (errno != EEXIST || !c->apply)
+		return nl_fail(c, what);
+	snprintf(msg, sizeof(msg), "%s", c->nl.errmsg);
+	nlh = nl_msg(c, buf, MRC_CMD_PATH_GET, NLM_F_DUMP, MRC_A_PATH_DEV_NAME,
+		     dev);
+	mnl_attr_put(nlh, MRC_A_PATH_PEER, sizeof(p->peer), &p->peer);
+	if (mrcnl_transact(&c->nl, nlh, cb_path_had, &h) < 0)
+		return nl_fail(c, what);
+	if (h.same) {
+		*had = true;
+		return 0;
+	}
+	if (!h.other) {	/* gone since: the kernel's word stands */
+		errno = EEXIST;
+		snprintf(c->nl.errmsg, sizeof(c->nl.errmsg), "%s", msg);
+		return nl_fail(c, what);
+	}
+	if (h.found.has_remote)
+		pr_err("Error: %s: the peer has this path (path %u) with remote %s\n",
+		       what, h.id, inet_ntop(AF_INET6, &h.found.remote, addr,
+					     sizeof(addr)));
+	else
+		pr_err("Error: %s: the peer has this path (path %u) without a remote\n",
+		       what, h.id);
+	return 1;
 }
 
 /* a path as "path add" arguments ("dev DEV peer ... usid ...") */
@@ -187,7 +318,7 @@ static int path_change(struct ctx *c, const char *cmd, uint8_t nlcmd,
 			       NULL };
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct path_spec p = {};
-	bool add = nlcmd == MRC_CMD_PATH_ADD;
+	bool add = nlcmd == MRC_CMD_PATH_ADD, had;
 	const struct arg *sel;	/* what names the path: usid, srh or remote */
 
 	parse_args(cmd, args, argc, argv);
@@ -216,6 +347,8 @@ static int path_change(struct ctx *c, const char *cmd, uint8_t nlcmd,
 	p.remote = remote.addr;
 	p.has_remote = remote.set;
 	nl_open(c);
+	if (add)
+		return path_put(c, dev.str, &p, dev.str, &had);
 	return nl_request(c, path_msg(c, buf, nlcmd, dev.str, &p), dev.str);
 }
 

@@ -597,6 +597,169 @@ MOCK_ERR="11:too many probes outstanding" expect "probe: a kernel error: its mes
 	/dev/null "mrcctl: Error: mrc0: too many probes outstanding (Resource temporarily unavailable)" -- \
 	probe dev mrc0 peer fd00::2
 
+# ---- dev add and dev del: RDMA netlink (rdma cmd=3 NEWLINK, 4 DELLINK;
+# attributes 1 dev index, 2 dev name, 51 netdev name, 65 link type) --------
+MOCK_NO_FAMILY=1 sent "dev add without the module: straight to newlink, which loads it" \
+	"rdma cmd=3 2=mrc5 65=mrc 51=lo" -- dev add mrc5 netdev lo
+MOCK_DEV_IFINDEX=999998 sent "dev add: no such device, the netdev no plane: newlink" \
+"cmd=1 2=mrc5
+cmd=3 dump
+rdma cmd=3 2=mrc5 65=mrc 51=lo" -- dev add mrc5 netdev lo
+: >"$MOCK_LOG"
+expect "dev add: a netdev that is a plane: says whose, exit 1" 1 /dev/null \
+	"mrcctl: Error: dev add mrc5 netdev lo: lo is plane 0 of mrc0" -- dev add mrc5 netdev lo
+check "dev add: ... and no newlink sent" bash -c "! grep -q rdma '$MOCK_LOG'"
+expect "dev add: the device exists: an error without apply" 1 /dev/null \
+	"mrcctl: Error: dev add mrc0: it exists (on netdev lo)" -- dev add mrc0 netdev lo
+MOCK_DEV_IFINDEX=999999 expect "dev add: the device exists on another netdev: says which" 1 /dev/null \
+	"mrcctl: Error: dev add mrc0 netdev lo: mrc0 exists on netdev ifindex 999999" -- \
+	dev add mrc0 netdev lo
+MOCK_NO_FAMILY=1 MOCK_RDMA_ERR=16 expect "dev add: EBUSY from newlink: why" 1 /dev/null \
+	"mrcctl: Error: dev add mrc5 netdev lo: the netdev carries an rxe device, or is a bridge, bond or macvlan port (Device or resource busy)" -- \
+	dev add mrc5 netdev lo
+MOCK_NO_FAMILY=1 MOCK_RDMA_ERR=22 expect "dev add: EINVAL without the module: the module is missing" 1 /dev/null \
+	'no "mrc" RDMA link type: the mrc module is not installed (modprobe mrc) (Invalid argument)' -- \
+	dev add mrc5 netdev lo
+MOCK_DEV_IFINDEX=999998 MOCK_RDMA_ERR=22 expect "dev add: EINVAL with the module: not Ethernet" 1 /dev/null \
+	"the netdev is not an Ethernet device (VLAN devices cannot be planes) (Invalid argument)" -- \
+	dev add mrc5 netdev lo
+MOCK_DEV_IFINDEX=999998 MOCK_RDMA_ERR=17 expect "dev add: EEXIST: another RDMA device of that name" 1 /dev/null \
+	"another RDMA device has that name (see rdma dev show) (File exists)" -- dev add mrc5 netdev lo
+: >"$MOCK_LOG"
+expect "dev add: no such netdev, exit 1" 1 /dev/null 'mrcctl: Error: no such netdev "mrcctl-nosuch"' -- \
+	dev add mrc5 netdev mrcctl-nosuch
+expect "dev add without netdev: usage" 2 /dev/null 'dev add: missing "netdev"' -- dev add mrc5
+expect "dev add without DEV: usage" 2 /dev/null 'dev add: missing DEV' -- dev add netdev lo
+expect "dev add: a name with %: usage" 2 /dev/null 'dev add: invalid device name "mrc%d"' -- \
+	dev add mrc%d netdev lo
+check "dev add errors before the kernel: nothing sent" test ! -s "$MOCK_LOG"
+sent "dev del: the device's index, then dellink" "cmd=1 2=mrc1
+rdma cmd=4 1=4" -- dev del mrc1
+expect "dev del: no such device, exit 1" 1 /dev/null "mrcctl: Error: mrc7: no such mrc device" -- \
+	dev del mrc7
+MOCK_RDMA_ERR=1 expect "dev del: dellink refused: why" 1 /dev/null \
+	"mrcctl: Error: dev del mrc0: Operation not permitted" -- dev del mrc0
+expect "dev del: one device" 2 /dev/null 'dev del: unexpected argument "mrc1"' -- dev del mrc0 mrc1
+
+# ---- -batch FILE ------------------------------------------------------
+printf '%s\n' "# a comment, then a blank line" "" \
+	"dev set mrc0 evs 64	# a comment after a command" \
+	"  plane add dev \"mrc0\" netdev 'lo' id 3" \
+	"path add dev mrc0 peer fd00::2 plane 1 usid fc00:0:1100:2100:1101:e002::" >"$tmp/b"
+sent "-batch: one request a command, comments and blanks skipped, quotes" \
+"cmd=2 2=mrc0 6=64
+cmd=4 2=mrc0 4=1 3=3
+cmd=7 2=mrc0 3=fd00::2 4=1 7=fc00:0:1100:2100:1101:e002::" -- -batch "$tmp/b"
+sent "-batch -: from stdin" "cmd=2 2=mrc0 6=64" -- -batch - <<<"dev set mrc0 evs 64"
+check "-batch -j: each command's JSON" bash -c \
+	"printf 'dev show mrc0\ndev show mrc1\n' | '$MRCCTL' -j -batch - | jq -se 'length == 2 and .[1][0].dev == \"mrc1\"'"
+printf '%s\n' "dev set mrc0 evs 64" "dev show mrc0" "plane add dev mrc0 netdevv lo" \
+	"dev set mrc0 evs 32" >"$tmp/b"
+: >"$MOCK_LOG"
+expect "-batch: a usage error names the file and line, exit 2" 2 "" \
+	"mrcctl: $tmp/b:3: plane add: unknown argument \"netdevv\"" -- -batch "$tmp/b"
+check "-batch: ... and stops there" grep -qx "mrcctl: $tmp/b: stopped at line 3; -force runs every line" "$tmp/err"
+check "-batch: ... the lines after it not run" bash -c "[ \"\$(grep -c '^cmd=2 ' '$MOCK_LOG')\" = 1 ]"
+: >"$MOCK_LOG"
+expect "-force -batch: runs every line, the first failure's status" 2 "" \
+	"mrcctl: $tmp/b: 1 of 4 commands failed" -- -force -batch "$tmp/b"
+check "-force: ... the lines after the failed one ran" grep -qx "cmd=2 2=mrc0 6=32" "$MOCK_LOG"
+printf '%s\n' "dev set mrc0 evs 64" "dev show nosuch" >"$tmp/b"
+expect "-batch: a kernel error names the file and line, exit 1" 1 /dev/null \
+	"mrcctl: $tmp/b:2: Error: nosuch: no such mrc device (No such device)" -- -batch "$tmp/b"
+printf '%s\n' "dev set mrc0 evs 64" "" "plane add dev mrc0 netdev \"lo" >"$tmp/b"
+: >"$MOCK_LOG"
+expect "-batch: an unterminated quote: its line, exit 2" 2 /dev/null \
+	"mrcctl: $tmp/b:3: unterminated quote" -- -batch "$tmp/b"
+check "-batch: ... and no line ran" test ! -s "$MOCK_LOG"
+expect "-batch: no such file, exit 2" 2 /dev/null \
+	"mrcctl: $tmp/nosuch: No such file or directory" -- -batch "$tmp/nosuch"
+expect "-batch: an option in a line is refused" 2 /dev/null \
+	"mrcctl: stdin:1: \"-j\": options go on mrcctl's command line" -- -batch - <<<"-j dev show"
+expect "-batch: apply in a line is refused" 2 /dev/null \
+	"mrcctl: stdin:1: apply runs a file of its own, not in a batch" -- -batch - <<<"apply $tmp/b"
+expect "-batch FILE and a command: usage" 2 /dev/null '-batch FILE: unexpected argument "dev"' -- \
+	-batch "$tmp/b" dev show
+expect "-force alone: usage" 2 /dev/null "-force goes with -batch FILE or apply FILE" -- -force dev show
+sent "-batch: an empty file runs nothing, succeeds" "" -- -batch /dev/null
+
+# ---- apply FILE: an add of what is there succeeds, a conflict says what is
+# there (test-nlmock.c: mrc0 and mrc1 on lo, ifindex 1, as plane 0; plane 1
+# on ifindex 999999; peer fd00::2's usid path 3 on plane 1 has no remote,
+# its srh path 4 has one)
+printf 'dev add mrc0 netdev lo\n' >"$tmp/apply"
+sent "apply: dev add of the device there on that netdev: succeeds, no newlink" "cmd=1 2=mrc0" -- \
+	apply "$tmp/apply"
+MOCK_DEV_IFINDEX=999999 expect "apply: dev add of the device there on another netdev: fails, says which" 1 /dev/null \
+	"mrcctl: $tmp/apply:1: Error: dev add mrc0 netdev lo: mrc0 exists on netdev ifindex 999999" -- \
+	apply "$tmp/apply"
+export MOCK_ERR="17:the netdev is already a plane of an mrc device" MOCK_FAIL_AT=1
+printf 'plane add dev mrc0 netdev lo\n' >"$tmp/apply"
+sent "apply: plane add of a plane there (EEXIST): a dump, and success" \
+"cmd=4 2=mrc0 4=1
+cmd=3 dump" -- apply "$tmp/apply"
+printf 'plane add dev mrc0 netdev lo id 0\n' >"$tmp/apply"
+sent "apply: ... with its id: success" \
+"cmd=4 2=mrc0 4=1 3=0
+cmd=3 dump" -- apply "$tmp/apply"
+printf 'plane add dev mrc0 netdev lo id 2\n' >"$tmp/apply"
+expect "apply: plane add of a plane there under another id: says which" 1 /dev/null \
+	"mrcctl: $tmp/apply:1: Error: plane add dev mrc0 netdev lo id 2: lo is plane 0 of mrc0" -- \
+	apply "$tmp/apply"
+printf '# mrc1\nplane add dev mrc1 netdev lo\n' >"$tmp/apply"
+expect "apply: plane add of another device's plane: says whose" 1 /dev/null \
+	"mrcctl: $tmp/apply:2: Error: plane add dev mrc1 netdev lo: lo is plane 0 of mrc0" -- \
+	apply "$tmp/apply"
+printf 'plane add dev mrc0 netdev lo id 1\n' >"$tmp/apply"
+MOCK_DEV_IFINDEX=999998 expect "apply: plane add of a number another netdev has: says which" 1 /dev/null \
+	"mrcctl: $tmp/apply:1: Error: plane add dev mrc0 netdev lo id 1: plane 1 of mrc0 is ifindex 999999" -- \
+	apply "$tmp/apply"
+printf 'plane add dev mrc0 netdev lo\n' >"$tmp/apply"
+MOCK_DEV_IFINDEX=999998 expect "apply: EEXIST with nothing to see: the kernel's reason" 1 /dev/null \
+	"mrcctl: $tmp/apply:1: Error: plane add dev mrc0 netdev lo: the netdev is already a plane of an mrc device (File exists)" -- \
+	apply "$tmp/apply"
+: >"$MOCK_LOG"
+expect "plane add without apply: EEXIST is an error" 1 /dev/null \
+	"mrcctl: Error: mrc0: the netdev is already a plane of an mrc device (File exists)" -- \
+	plane add dev mrc0 netdev lo
+check "plane add without apply: ... and no dump" bash -c "[ \"\$(wc -l <'$MOCK_LOG')\" = 1 ]"
+export MOCK_ERR="17:the peer already has this path"
+printf 'path add dev mrc0 peer fd00::2 plane 1 usid fc00:0:1100:2100:1101:e002::\n' >"$tmp/apply"
+sent "apply: path add of a path there (EEXIST): a dump of the peer, and success" \
+"cmd=7 2=mrc0 3=fd00::2 4=1 7=fc00:0:1100:2100:1101:e002::
+cmd=6 dump 2=mrc0 3=fd00::2" -- apply "$tmp/apply"
+printf '%s\n' "path add dev mrc0 peer fd00::2 plane 1 srh fc00:0:1100::1,fc00:0:2100::1,2001:db8:1:2::1 remote 2001:db8:1:2::1" \
+	"path add dev mrc0 peer fd00::2 plane 0 remote 2001:db8:0:2::1" >"$tmp/apply"
+check "apply: path add of an srh and a udp path there: success" "$MRCCTL" apply "$tmp/apply"
+printf 'path add dev mrc0 peer fd00::2 plane 1 usid fc00:0:1100:2100:1101:e002:: remote 2001:db8::9\n' >"$tmp/apply"
+expect "apply: path add of a path there with another remote: says so" 1 /dev/null \
+	"mrcctl: $tmp/apply:1: Error: mrc0: the peer has this path (path 3) without a remote" -- apply "$tmp/apply"
+printf 'path add dev mrc0 peer fd00::2 plane 1 srh fc00:0:1100::1,fc00:0:2100::1,2001:db8:1:2::1\n' >"$tmp/apply"
+expect "apply: ... or without one: says which" 1 /dev/null \
+	"Error: mrc0: the peer has this path (path 4) with remote 2001:db8:1:2::1" -- apply "$tmp/apply"
+unset MOCK_ERR MOCK_FAIL_AT
+printf 'fabric load %s dev mrc0 host a\n' "$tmp/f" >"$tmp/apply"
+MOCK_PATH_EXISTS=1 expect_lines "apply: fabric load, every path there: success, counted" \
+	"loaded 6 paths to 2 peers (6 there already)" -- apply "$tmp/apply"
+MOCK_PATH_EXISTS=1 expect_lines "apply -j: fabric load's present" \
+	'{"paths":6,"peers":2,"present":6}' -- -j apply "$tmp/apply"
+expect_lines "apply: fabric load, no path there" "loaded 6 paths to 2 peers (0 there already)" -- \
+	apply "$tmp/apply"
+MOCK_ERR="17:the peer already has this path" MOCK_FAIL_AT=3 expect "apply: fabric load, a conflicting path: stops, says so" 1 /dev/null \
+	"mrcctl: $tmp/apply:1: Error: \"path add dev mrc0 peer fd00::2 plane 1 usid fc00:0:1100:2100:1101:e002:: remote 2001:db8:1:2::1\": the peer has this path (path 3) without a remote" -- \
+	apply "$tmp/apply"
+check "apply: ... and how many were added" grep -q "2 of 6 paths were added, 0 there already, before the error" "$tmp/err"
+printf '%s\n' "dev set mrc0 evs 64" "plane add dev mrc0 netdevv lo" "dev set mrc0 evs 32" >"$tmp/apply"
+: >"$MOCK_LOG"
+expect "apply: a usage error: its line, stops" 2 /dev/null \
+	"mrcctl: $tmp/apply:2: plane add: unknown argument \"netdevv\"" -- apply "$tmp/apply"
+check "apply: ... the line after it not run" bash -c "[ \"\$(grep -c '^cmd=2 ' '$MOCK_LOG')\" = 1 ]"
+: >"$MOCK_LOG"
+expect "-force apply: runs every line" 2 /dev/null "1 of 3 commands failed" -- -force apply "$tmp/apply"
+check "-force apply: ... the line after it ran" grep -qx "cmd=2 2=mrc0 6=32" "$MOCK_LOG"
+expect "apply without FILE: usage" 2 /dev/null "apply: missing FILE" -- apply
+expect "apply: one FILE" 2 /dev/null 'apply: unexpected argument "x"' -- apply "$tmp/apply" x
+
 # ---- -n NETNS ----------------------------------------------------------
 : >"$MOCK_LOG"
 expect "-n: an unknown namespace: a clear error, exit 1" 1 /dev/null \

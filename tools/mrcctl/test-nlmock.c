@@ -18,6 +18,14 @@
  *   MOCK_EV_EPERM=1      joining the "ev" group fails with EPERM (a user
  *                        without CAP_NET_ADMIN)
  *   MOCK_OLD_EV=1        EV dumps without slot, probes, srtt, trims, penalty
+ *   MOCK_NO_FAMILY=1     there is no "mrc" family (the module is not loaded)
+ *   MOCK_DEV_IFINDEX=N   the devices' plane-0 netdev is ifindex N, not 1 (lo)
+ *   MOCK_PATH_EXISTS=1   a path add fails with EEXIST, and a path dump then
+ *                        shows the path it asked for (apply's second run)
+ *   MOCK_RDMA_ERR=ERRNO  fail RDMA netlink requests (dev add, dev del)
+ *
+ * RDMA netlink requests (NETLINK_RDMA: NEWLINK, DELLINK) are logged as
+ * "rdma cmd=N TYPE=VALUE...", and acknowledged.
  *
  * Joining the "config" or "ev" group queues a fixed list of notifications
  * (see join_config(), join_ev()); once they are read, recvfrom waits for a
@@ -34,6 +42,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
 
 #include "linux/mrc.h"
 
@@ -197,12 +206,20 @@ static void put_addr(uint16_t type, const char *s)
 
 static const char *const devs[] = { "mrc0", "mrc1" };
 
+/* plane 0's netdev: lo, or MOCK_DEV_IFINDEX */
+static uint32_t dev_ifindex(void)
+{
+	const char *n = getenv("MOCK_DEV_IFINDEX");
+
+	return n ? (uint32_t)atoi(n) : 1;
+}
+
 static void put_dev(unsigned int i)
 {
 	genl_reply(MRC_CMD_DEV_GET);
 	mnl_attr_put_u32(cur, MRC_A_DEV_INDEX, 3 + i);
 	mnl_attr_put_strz(cur, MRC_A_DEV_NAME, devs[i]);
-	mnl_attr_put_u32(cur, MRC_A_DEV_NETDEV_IFINDEX, 1);
+	mnl_attr_put_u32(cur, MRC_A_DEV_NETDEV_IFINDEX, dev_ifindex());
 	mnl_attr_put_u64(cur, MRC_A_DEV_NODE_GUID, 0x0200aafffe000001ULL + i);
 	mnl_attr_put_u32(cur, MRC_A_DEV_PORT_STATE, MRC_PORT_STATE_ACTIVE);
 	mnl_attr_put_u32(cur, MRC_A_DEV_EV_COUNT, 16);
@@ -244,13 +261,37 @@ static void put_plane(const char *dev, uint32_t id)
 	};
 
 	genl_reply(MRC_CMD_PLANE_GET);
-	plane_attrs(dev, id, id ? 999999 : 1,
+	plane_attrs(dev, id, id ? 999999 : dev_ifindex(),
 		    !id ? MRC_PLANE_STATE_UP : !strcmp(dev, "mrc1") ?
 		    MRC_PLANE_STATE_ADMIN_DOWN : MRC_PLANE_STATE_DOWN);
 	if (id && !strcmp(dev, "mrc1")) {
 		mnl_attr_put(cur, MRC_A_PLANE_ALLOW, sizeof(allow[0]), allow[0]);
 		mnl_attr_put(cur, MRC_A_PLANE_ALLOW, sizeof(allow[1]), allow[1]);
 	}
+	push();
+}
+
+static char *path_added;	/* MOCK_PATH_EXISTS: the last path add */
+
+/* the path of the last path add, as a dump shows it (path 7) */
+static void put_path_added(void)
+{
+	const struct nlmsghdr *add = (const void *)path_added;
+	const struct nlattr *a;
+	uint32_t mode = MRC_PATH_MODE_UDP;
+
+	genl_reply(MRC_CMD_PATH_GET);
+	mnl_attr_put_u32(cur, MRC_A_PATH_DEV_INDEX, 3);
+	mnl_attr_for_each(a, add, sizeof(struct genlmsghdr)) {
+		mnl_attr_put(cur, mnl_attr_get_type(a), mnl_attr_get_payload_len(a),
+			     mnl_attr_get_payload(a));
+		if (mnl_attr_get_type(a) == MRC_A_PATH_USID)
+			mode = MRC_PATH_MODE_USID;
+		if (mnl_attr_get_type(a) == MRC_A_PATH_SEGS)
+			mode = MRC_PATH_MODE_SRH;
+	}
+	mnl_attr_put_u32(cur, MRC_A_PATH_MODE, mode);
+	mnl_attr_put_u32(cur, MRC_A_PATH_ID, 7);
 	push();
 }
 
@@ -601,6 +642,10 @@ static void dump(uint8_t cmd)
 			put_plane(devs[i], 0);
 			put_plane(devs[i], 1);
 		}
+		if (cmd == MRC_CMD_PATH_GET && path_added) {
+			put_path_added();
+			break;
+		}
 		if (cmd == MRC_CMD_PATH_GET) {
 			put_path(devs[i], 1, 3, MRC_PATH_MODE_USID);
 			put_path(devs[i], 0, 0, MRC_PATH_MODE_UDP);
@@ -713,6 +758,11 @@ static void answer_mrc(void)
 		put_ack(0, NULL);
 		if (!first)
 			ep_probe_end();
+	} else if (g->cmd == MRC_CMD_PATH_ADD && getenv("MOCK_PATH_EXISTS")) {
+		free(path_added);
+		path_added = malloc(req->nlmsg_len);
+		memcpy(path_added, req, req->nlmsg_len);
+		put_ack(-EEXIST, "the peer already has this path");
 	} else if (g->cmd == MRC_CMD_EV_FMT_GET ||
 		   g->cmd == MRC_CMD_EV_PROFILE_GET) {
 		get_profile(g->cmd);
@@ -726,9 +776,37 @@ static void answer_mrc(void)
 	}
 }
 
+/* an RDMA netlink request: its strings and u32s logged, then its ack */
+static void answer_rdma(void)
+{
+	const struct nlattr *a;
+	FILE *f = log_open();
+
+	if (f) {
+		fprintf(f, "rdma cmd=%u", RDMA_NL_GET_OP(req->nlmsg_type));
+		mnl_attr_for_each(a, req, 0) {
+			if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0 &&
+			    mnl_attr_get_type(a) != RDMA_NLDEV_ATTR_DEV_INDEX)
+				fprintf(f, " %u=%s", mnl_attr_get_type(a),
+					mnl_attr_get_str(a));
+			else if (mnl_attr_get_payload_len(a) == 4)
+				fprintf(f, " %u=%u", mnl_attr_get_type(a),
+					mnl_attr_get_u32(a));
+		}
+		fputc('\n', f);
+		fclose(f);
+	}
+	put_ack(getenv("MOCK_RDMA_ERR") ? -atoi(getenv("MOCK_RDMA_ERR")) : 0, NULL);
+}
+
 static void answer_ctrl(void)
 {
 	struct nlattr *groups, *grp;
+
+	if (getenv("MOCK_NO_FAMILY")) {
+		put_ack(-ENOENT, NULL);
+		return;
+	}
 
 	reply(GENL_ID_CTRL, 0);
 	genl_header(CTRL_CMD_NEWFAMILY);
@@ -845,7 +923,9 @@ static void join_ev(void)
 ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t len)
 {
 	req = buf;
-	if (req->nlmsg_type == GENL_ID_CTRL)
+	if (RDMA_NL_GET_CLIENT(req->nlmsg_type) == RDMA_NL_NLDEV)
+		answer_rdma();
+	else if (req->nlmsg_type == GENL_ID_CTRL)
 		answer_ctrl();
 	else if (req->nlmsg_type == MOCK_FAMILY)
 		answer_mrc();
