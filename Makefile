@@ -19,6 +19,9 @@
 #   make bench        rxe, mrc and TCP figures from one VM run
 #   make kernel       build (or find cached) the test kernel
 #   make sparse       sparse (C=2) over the driver, for the test kernel
+#   make deb          Debian packages in build/deb: mrc-dkms (mrc.ko's source
+#                     for DKMS), mrc-utils (mrcctl), libmrc0, libmrc-dev;
+#                     lintian-checked. Version: the VERSION file
 #   make setup        install the Debian packages the project needs
 #
 # Modules are built in build/<kernel release>/ (a tree of links to the sources),
@@ -34,7 +37,7 @@ DISTRO_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.12*-amd64))))
 TIER ?= quick
 N ?= 3
 
-.PHONY: all modules distro mrcctl libmrc kernel check check-full coverage flake demo sparse setup clean help bench
+.PHONY: all modules distro mrcctl libmrc deb kernel check check-full coverage flake demo sparse setup clean help bench
 
 all: modules mrcctl libmrc
 
@@ -62,6 +65,9 @@ mrcctl: setup
 libmrc: setup
 	@$(MAKE) -s -C tools/lib/mrc
 
+deb: setup
+	@tools/build-deb.sh
+
 check:
 	@tests/check --tier quick
 
@@ -86,4 +92,4 @@ clean:
 	$(MAKE) -s -C tools/lib/mrc clean
 
 help:
-	@sed -n '3,26p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,29p' Makefile | sed 's/^# \{0,1\}//'
