@@ -20,6 +20,9 @@
 #   make bench        rxe, mrc and TCP figures from one VM run
 #   make kernel       build (or find cached) the test kernel
 #   make sparse       sparse (C=2) over the driver, for the test kernel
+#   make deb          Debian packages in build/deb: mrc-dkms (mrc.ko's source
+#                     for DKMS), mrc-utils (mrcctl), libmrc0, libmrc-dev;
+#                     lintian-checked. Version: the VERSION file
 #   make setup        install the Debian packages the project needs
 #
 # Modules are built in build/<kernel release>/ (a tree of links to the sources),
@@ -35,7 +38,7 @@ DISTRO_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.12*-amd64))))
 TIER ?= quick
 N ?= 3
 
-.PHONY: all modules distro mrcctl libmrc mpi kernel check check-full coverage flake demo sparse setup clean help bench
+.PHONY: all modules distro mrcctl libmrc mpi deb kernel check check-full coverage flake demo sparse setup clean help bench
 
 all: modules mrcctl libmrc mpi
 
@@ -66,6 +69,9 @@ libmrc: setup
 mpi: setup
 	@$(MAKE) -s -C tests/mpi
 
+deb: setup
+	@tools/build-deb.sh
+
 check:
 	@tests/check --tier quick
 
@@ -91,4 +97,4 @@ clean:
 	$(MAKE) -s -C tests/mpi clean
 
 help:
-	@sed -n '3,27p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,30p' Makefile | sed 's/^# \{0,1\}//'

@@ -64,10 +64,10 @@ enum mrc_identity {
 #define MRC_CC_BASE_RTT_NS	100000
 #define MRC_CC_MTU		4096
 
-/* the driver's version, also reported as firmware version */
-#define MRC_VERSION_MAJOR	0
-#define MRC_VERSION_MINOR	1
-#define MRC_VERSION_PATCH	0
+/*
+ * the driver's version, also reported as firmware version: MRC_VERSION_MAJOR,
+ * _MINOR and _PATCH come from the VERSION file (drivers/mrc/Kbuild)
+ */
 #define MRC_FW_VERSION		__stringify(MRC_VERSION_MAJOR.MRC_VERSION_MINOR.MRC_VERSION_PATCH)
 #define MRC_NODE_DESC		"mrc"
 

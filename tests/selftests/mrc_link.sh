@@ -25,7 +25,9 @@ modprobe -q ib_uverbs
 modprobe -q veth
 modprobe -q dummy
 modprobe -q 8021q
-MRCCTL=$(cd "$(dirname "$0")/../../tools/mrcctl" && pwd)/mrcctl
+# MRCCTL: another mrcctl (tests/pkg/check.sh: the packaged one)
+MRCCTL=${MRCCTL:-$(cd "$(dirname "$0")/../../tools/mrcctl" && pwd)/mrcctl}
+VERSION=$(cat "$(dirname "$0")/../../VERSION")
 [ -x "$MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit "$KSFT_SKIP"; }
 LOGS=$(mktemp -d /tmp/mrc_link.XXXXXX)
 export MRCCTL LOGS
@@ -112,11 +114,11 @@ IFS=: read -r m0 m1 m2 m3 m4 m5 <<<"$mac"
 guid=$(printf '%02x%s%sfffe%s%s%s' $((0x$m0 ^ 2)) "$m1" "$m2" "$m3" "$m4" "$m5")
 check "ibv_devices lists mrca with its EUI-64 node GUID" \
 	bash -c "ibv_devices | awk '\$1 == \"mrca\" { print \$2 }' | grep -qx $guid"
-check "ibv_devinfo opens mrca (rxe provider): PORT_ACTIVE, Ethernet, fw 0.1.0" \
+check "ibv_devinfo opens mrca (rxe provider): PORT_ACTIVE, Ethernet, fw $VERSION (VERSION)" \
 	bash -c "ibv_devinfo -d mrca | grep -q 'state:.*PORT_ACTIVE' &&
 		ibv_devinfo -d mrca | grep -q 'link_layer:.*Ethernet' &&
 		ibv_devinfo -d mrca | grep -q 'transport:.*InfiniBand' &&
-		ibv_devinfo -d mrca | grep -q 'fw_ver:.*0\.1\.0'"
+		[ \"\$(devinfo mrca fw_ver)\" = $VERSION ]"
 check "active_mtu 1024 at netdev MTU 1500" bash -c "[ \"\$(devinfo mrca active_mtu)\" = 1024 ]"
 check "GIDs: RoCE v2 for 10.77.0.1 and fd77::1" \
 	bash -c "wait_for $W5 gid_present mrca 0000:0000:0000:0000:0000:ffff:0a4d:0001 'RoCE v2' &&

@@ -14,7 +14,8 @@
 # takes 3 s on the KASAN kernel; both fit in one netlink message).
 source "$(dirname "$0")/lib.sh"
 require_root
-MRCCTL=$(cd "$(dirname "$0")/../../tools/mrcctl" && pwd)/mrcctl
+# MRCCTL: another mrcctl (tests/pkg/check.sh: the packaged one)
+MRCCTL=${MRCCTL:-$(cd "$(dirname "$0")/../../tools/mrcctl" && pwd)/mrcctl}
 [ -x "$MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit $KSFT_SKIP; }
 modprobe -q ib_uverbs
 modprobe -q veth
