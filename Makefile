@@ -20,6 +20,8 @@
 #   make kernel       build (or find cached) the test kernel
 #   make sparse       sparse (C=2) over the driver, for the test kernel
 #   make setup        install the Debian packages the project needs
+#   make wireshark    install the Wireshark/tshark dissector (tools/wireshark/mrc.lua)
+#                     into your Lua plugin folder (make -C tools/wireshark help)
 #
 # Modules are built in build/<kernel release>/ (a tree of links to the sources),
 # so builds for several kernels live side by side.
@@ -34,7 +36,7 @@ DISTRO_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.12*-amd64))))
 TIER ?= quick
 N ?= 3
 
-.PHONY: all modules distro mrcctl libmrc kernel check check-full coverage flake demo sparse setup clean help bench
+.PHONY: all modules distro mrcctl libmrc kernel check check-full coverage flake demo sparse setup clean help bench wireshark
 
 all: modules mrcctl libmrc
 
@@ -80,10 +82,13 @@ demo: setup
 bench: setup
 	@tests/bench/run
 
+wireshark:
+	@$(MAKE) -s -C tools/wireshark install
+
 clean:
 	rm -rf build .vm-out
 	$(MAKE) -s -C tools/mrcctl clean
 	$(MAKE) -s -C tools/lib/mrc clean
 
 help:
-	@sed -n '3,26p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,28p' Makefile | sed 's/^# \{0,1\}//'
