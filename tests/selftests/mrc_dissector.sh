@@ -6,8 +6,9 @@
 # host h1 (every interface, both directions) and at T1 switch t1-p0-0 (what
 # arrives from h1's T0 on plane 0) while
 #   - rping -V runs (rdma_cm: CM MADs over UD, SEND, READ and WRITE)
-#   - ib_write_bw writes 16 KiB messages, rate limited so that its QP lives
-#     while `mrcctl ev show` reads its EVs; meanwhile T0 t0-p0-0 marks one
+#   - mrc_write_bw (libmrc's example) writes 4 KiB messages and keeps its
+#     QP connected while `mrcctl ev show` reads its EVs
+#   - ib_write_bw writes 16 KiB messages; meanwhile T0 t0-p0-0 marks one
 #     first transmission of a WRITE_MIDDLE in 8 with the trim DSCP and
 #     corrupts its payload, as a trimming switch that fixes the lengths:
 #     the receiver answers with trim NACKs
@@ -17,23 +18,23 @@
 #     a probe on one
 # then tshark -X lua_script:mrc.lua decodes both captures, and the test
 # checks what it decoded against what mrc and the fabric did:
-#   - opcode names of every kind sent; per QP, first transmissions' PSNs
-#     unique and gapless at h1, increasing on the one path through the T1
-#   - RETH DMA length = the message size on every write, the payloads add
-#     up to the messages
-#   - the EVs of the write QP's packets = values of `mrcctl -j ev show`,
-#     with the same plane, path and index; outer flow label = inner
-#   - uSID containers: block fc00::/32, uSIDs = `mrcctl path show`'s
-#     container of the EV's path at h1, shifted once (active uSID = the
-#     T1's) at the T1
+#   - opcode names of every kind sent (UD's CM MADs left to InfiniBand)
+#   - no malformed packet, no expert info of warning or error severity;
+#     every ICRC good but those of the packets cut at the T0
+#   - the write: RETH DMA length = the message size on every WRITE, first
+#     transmissions' PSNs unique and gapless, the payloads adding up to the
+#     messages; mrc_write_bw's EVs = values of `mrcctl -j ev show` with the
+#     same plane, path and index, both flow labels = the EV's low 16 bits
+#   - uSID containers at h1 = `mrcctl path show`'s container of the EV's
+#     path, split into block fc00::/32 and 4 uSIDs; at the T1 shifted once
+#     (the T1's uSID active), path 0's packets in the order h1 sent them
 #   - SACKs: entropy = an EV h1 sent on the QP, port status = both planes,
-#     cumulative PSN within what h1 sent
+#     cumulative PSN one h1 sent
 #   - trim NACKs: reason TRIMMED for each packet cut at the T0 (ICRC failed
-#     under the trim DSCP), its PSN and EV, and the RTX resend
-#   - endpoint probes: ERTH/EETH EV = the EV given, request id echoed
+#     under the trim DSCP), with its PSN and EV; the RTX resend
+#   - endpoint probes: ERTH/EETH EV = the EV of the packet (given, or the
+#     uSID path's)
 #   - SRH: segments in visit order = the configured list, 2 left at the T1
-#   - every ICRC good (but the cut ones), no malformed packet and no
-#     expert info of warning or error severity
 # No quick mode: it is one short scenario either way.
 # shellcheck source-path=SCRIPTDIR
 # shellcheck disable=SC2317 # functions called through check
@@ -44,12 +45,15 @@ source "$DIR/traffic.sh"
 require_root
 require_tools tshark tcpdump jq tc rping ib_write_bw ibv_rc_pingpong
 require_mrcctl
+[ -x "$(cd "$(dirname "$0")/../../tools/lib/mrc/examples" && pwd)/mrc_write_bw" ] ||
+	echo "# mrc_write_bw is missing: build libmrc first (make)"
 
 LUA=$(cd "$DIR/../../tools/wireshark" && pwd)/mrc.lua
 TMO=$(tmo 120)
 TOPO_FABRIC="2 2 2"
-# the write: SIZE-byte messages, N of them at RATE a second
-SIZE=16384 N=24 RATE=12
+# the write: N messages of SIZE bytes
+SIZE=16384 N=24
+MRC_WRITE_BW=$(cd "$DIR/../../tools/lib/mrc/examples" && pwd)/mrc_write_bw
 LOGS=$(mktemp -d /tmp/mrc_dissector.XXXXXX)
 CAPS=()
 # shellcheck disable=SC2154 # MRC_TEST_LOGS: the harness keeps the logs there
@@ -58,7 +62,7 @@ trap 'for c in "${CAPS[@]}"; do kill "$c" 2>/dev/null; done
 	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_dissector.d"
 	rm -rf "$LOGS"' EXIT
 
-ktap_header 19
+ktap_header 20
 fabric_start
 H2P0=$(fabric_plane_addr 2 0)
 T0=$(fabric_ns t0-p0-0)
@@ -77,24 +81,16 @@ cap t1-p0-0 d0 t1 -Qin
 # -- rping: rdma_cm over QP1 (UD), then SEND, READ and WRITE
 check "rping -V 4 KiB x 3 (CM MADs over UD, SEND, READ, WRITE)" rping_v 4096 3
 
-# -- the write, its QP's EVs, and trimming at T0 t0-p0-0 towards T1
-# t1-p0-0: a first transmission (RTX clear) of a WRITE_MIDDLE whose PSN is
-# 3 modulo 8 gets the trim DSCP (46) and a flipped payload word. Offsets
-# from the outer IPv6 header: inner IPv6 40, UDP 80, BTH 88 (opcode),
-# 96 (AckReq/RTX/TS), 99 (PSN bits 7:0); payload from 120.
-tc -n "$T0" qdisc add dev u0 root handle 1: prio
-tc -n "$T0" filter add dev u0 parent 1: protocol ipv6 u32 \
-	match u8 0xc7 0xff at 88 match u8 0x00 0x40 at 96 match u8 0x03 0x07 at 99 \
-	action pedit ex munge ip6 traffic_class set 0xb8 retain 0xfc pipe \
-	action pedit munge offset 200 u32 invert
+# -- a QP's EVs: mrc_write_bw (libmrc's example) keeps its QP connected
+# (-L) after its WRITEs while `mrcctl ev show` reads them
 rc_qps() { netns "$NS_A" rdma -j res show qp | jq -c "[.[] | select(.ifname == \"$DEV_A\" and .type == \"RC\")]"; }
 old=$(rc_qps | jq -r '[.[].lqpn] | join(" ")')
 PORT=$((PORT + 1))
-bw=(ib_write_bw -F -u 18 -s "$SIZE" -n "$N" --rate_limit="$RATE" --rate_units=p --rate_limit_type=SW -p "$PORT")
-ip netns exec "$NS_B" timeout "$TMO" "${bw[@]}" -d "$DEV_B" -x "$GID_B" >"$LOGS/bw.srv" 2>&1 &
+wbw=("$MRC_WRITE_BW" -S 4096 -s 4096 -n 8 -w 0 -p "$PORT")
+ip netns exec "$NS_B" timeout "$TMO" "${wbw[@]}" -d "$DEV_B" -g "$GID_B" >"$LOGS/wbw.srv" 2>&1 &
 spid=$!
 wait_listen "$NS_B" tcp "$PORT" "$spid"
-ip netns exec "$NS_A" timeout "$TMO" "${bw[@]}" -d "$DEV_A" -x "$GID_A" "$IP_B" >"$LOGS/bw.cli" 2>&1 &
+ip netns exec "$NS_A" timeout "$TMO" "${wbw[@]}" -d "$DEV_A" -g "$GID_A" -L 5 "$IP_B" >"$LOGS/wbw.cli" 2>&1 &
 cpid=$!
 # the new QP, connected (an RQPN), and its EVs
 qp_evs() {
@@ -104,12 +100,38 @@ qp_evs() {
 	A -j ev show dev "$DEV_A" qpn "$(jq .lqpn <<<"$q")" >"$LOGS/evs" 2>&1 &&
 		jq -e 'length > 0' "$LOGS/evs" >/dev/null && echo "$q" >"$LOGS/qp"
 }
-check "ev show of the write's QP while it runs" wait_for "$TMO" qp_evs
+# (until the client is gone: a hang guard only)
+evs_live() {
+	until qp_evs; do
+		kill -0 "$cpid" 2>/dev/null || { echo "the client ended first"; return 1; }
+		nap 0.2
+	done
+}
+check "mrc_write_bw 4 KiB x 8: ev show of its QP while it lingers" evs_live
 wait "$cpid"; crc=$?
 wait "$spid"; src=$?
-check "ib_write_bw $SIZE B x $N at $RATE/s, trim DSCP on some at t0-p0-0" test "$crc:$src" = 0:0
+check "mrc_write_bw: both ends done, the server checked every byte" \
+	bash -c "[ $crc:$src = 0:0 ] && grep -q '^verified' '$LOGS/wbw.srv'"
+read -r EVQ < <(jq -r .rqpn "$LOGS/qp" 2>/dev/null)
+ktap_info "EV QP $(cat "$LOGS/qp" 2>/dev/null); $(jq length "$LOGS/evs" 2>/dev/null) EVs"
+
+# -- the write, and trimming at T0 t0-p0-0 towards T1 t1-p0-0: a first
+# transmission (RTX clear) of a WRITE_MIDDLE whose PSN is 3 modulo 8 gets
+# the trim DSCP (46) and a flipped payload word. Offsets from the outer
+# IPv6 header: inner IPv6 40, UDP 80, BTH 88 (opcode), 96 (AckReq/RTX/TS),
+# 99 (PSN bits 7:0); payload from 120.
+tc -n "$T0" qdisc add dev u0 root handle 1: prio
+tc -n "$T0" filter add dev u0 parent 1: protocol ipv6 u32 \
+	match u8 0xc7 0xff at 88 match u8 0x00 0x40 at 96 match u8 0x03 0x07 at 99 \
+	action pedit ex munge ip6 traffic_class set 0xb8 retain 0xfc pipe \
+	action pedit munge offset 200 u32 invert
+check "ib_write_bw $SIZE B x $N, trim DSCP on some at t0-p0-0" write_bw "$SIZE" "$N"
 tc -n "$T0" qdisc del dev u0 root
-ktap_info "write QP $(cat "$LOGS/qp" 2>/dev/null); $(jq length "$LOGS/evs" 2>/dev/null) EVs"
+# its QPs, as perftest printed them: "local address: ... QPN 0x0011 ..."
+LQPN=$(sed -n 's/.*local address:.* QPN \(0x[0-9a-fA-F]*\) .*/\1/p' "$LOGS/cli")
+RQPN=$(sed -n 's/.*remote address:.* QPN \(0x[0-9a-fA-F]*\) .*/\1/p' "$LOGS/cli")
+LQPN=$((${LQPN:-0})) RQPN=$((${RQPN:-0}))
+ktap_info "write QPs: $LQPN at h1, $RQPN at h2"
 
 # -- EV probes: plain on plane 0 with a given EV, and on uSID path 1
 probes() {
@@ -137,6 +159,18 @@ srh_traffic() {
 		jq -e '.[0].status == "answered"' "$LOGS/probe.srh" >/dev/null
 }
 check "srh mode: ibv_rc_pingpong -c 4 KiB x 20, a probe on SRH path 0" srh_traffic
+# tcpdump lags behind on a slow kernel and drops what it has not read
+# when it stops: first until both files stop growing (a hang guard)
+drained() {
+	local s0='' s1 end=$((SECONDS + TMO))
+	while [ $SECONDS -lt $end ]; do
+		s1=$(stat -c %s "$LOGS/h1.pcap" "$LOGS/t1.pcap" | paste -sd' ')
+		[ "$s1" = "$s0" ] && return 0
+		s0=$s1
+		nap 1
+	done
+}
+drained
 for c in "${CAPS[@]}"; do kill -INT "$c"; wait "$c"; done
 CAPS=()
 ktap_info "captured: h1 $(grep -o '[0-9]* packets captured' "$LOGS/h1.err"), t1 $(grep -o '[0-9]* packets captured' "$LOGS/t1.err")"
@@ -153,7 +187,9 @@ COLS=(frame.number _ws.col.Protocol mrc.opname mrc.bth.dqpn mrc.bth.psn mrc.bth.
 decode() { # decode NAME: $LOGS/NAME.pcap to $LOGS/NAME.tsv (a header line, then a line a frame)
 	local e=() c
 	for c in "${COLS[@]}"; do e+=(-e "$c"); done
-	tshark -n -X "lua_script:$LUA" -o udp.ignore_ipv6_zero_checksum:TRUE -r "$LOGS/$1.pcap" \
+	# (HOME: no personal plugin folder, where an installed copy would be
+	# loaded instead of this one; mrc sends UDP checksum 0)
+	HOME=$LOGS tshark -n -X "lua_script:$LUA" -o udp.ignore_ipv6_zero_checksum:TRUE -r "$LOGS/$1.pcap" \
 		-T fields -E header=y -E separator=/t -E occurrence=a -E aggregator=, "${e[@]}" \
 		>"$LOGS/$1.tsv" 2>"$LOGS/$1.tshark.err"
 }
@@ -178,7 +214,6 @@ tsv() {
 	shift 2
 	awk -F'\t' "$AWK $prog"' END { exit bad > 0 }' "$@" "$LOGS/$name.tsv"
 }
-read -r LQPN RQPN < <(jq -r '"\(.lqpn) \(.rqpn)"' "$LOGS/qp" 2>/dev/null)
 # the write QP's EVs: "value plane path index" (mrcctl ev show)
 jq -r '.[] | "\(.value) \(.plane) \(.path) \(.ev)"' "$LOGS/evs" >"$LOGS/evs.txt" 2>/dev/null
 # h1's uSID paths to h2: "path container"
@@ -233,9 +268,9 @@ write_evs() {
 				fail("frame " g("frame.number") ": EV " v ", flow labels " g("ipv6.flow"))
 			used[v] = 1 }
 		END { for (v in used) u++; print n " packets on " u " of the QP'"'"'s EVs"; if (!n) fail("no packets") }' \
-		q="$RQPN" "$LOGS/evs.txt"
+		q="$EVQ" "$LOGS/evs.txt"
 }
-check "write QP: every EV = a value of mrcctl ev show, with its plane, path and index; flow labels = EV 15:0" write_evs
+check "mrc_write_bw's QP: every EV = a value of mrcctl ev show, with its plane, path and index; flow labels = EV 15:0" write_evs
 # the uSID container of each request h1 sent on a uSID path: the EV's path
 usid_h1() {
 	tsv h1 'FILENAME !~ /tsv$/ { c[a[1]] = a[2]; next }
@@ -252,20 +287,30 @@ usid_h1() {
 }
 check "uSID at h1: outer destination = the container of the EV's path (mrcctl path show), split into block fc00::/32 and 4 uSIDs" usid_h1
 # at the T1: what arrives from h1's T0 was shifted once, the T1's own uSID
-# active; one path, so first transmissions arrive in PSN order
+# active, and is path 0 (plane 0 via this T1): the packets h1 sent on it,
+# in the order it sent them (a path is a FIFO)
 T1U=$(fabric_usid t1-p0-0) T0B=$(fabric_usid t0-p0-1) H2U=$(fabric_usid h2)
+P0=$(fabric_paths h1 h2 | awk '$1 == 0 { print $2; exit }')
+path0() { # path0 NAME: "dqpn psn opcode rtx" of h1's packets on path 0
+	tsv "$1" 'g("mrc.encap") == "usid" && inner("ipv6.src") == "fd00::1" &&
+		(g("mrc.outer.dst") == p0 || FILENAME ~ /t1\.tsv$/) {
+			print g("mrc.bth.dqpn"), g("mrc.bth.psn"), g("mrc.opname"), g("mrc.bth.rtx"), g("mrc.ev.path") }' p0="$P0"
+}
 usid_t1() {
+	path0 h1 >"$LOGS/path0.h1" && path0 t1 >"$LOGS/path0.t1" || return 1
 	tsv t1 'g("mrc.encap") == "usid" && inner("ipv6.src") == "fd00::1" { n++
 			if (g("mrc.outer.dst") != "fc00:0:" t1 ":" t0 ":" h2 "::" || g("mrc.usid.list") != t1 " " t0 " " h2 ||
-			    g("mrc.usid.active") != "0x0000" t1)
-				fail("frame " g("frame.number") ": outer " g("mrc.outer.dst") " uSIDs " g("mrc.usid.list") " active " g("mrc.usid.active"))
-			if (g("mrc.bth.rtx") == 0 && g("mrc.opname") ~ /^(WRITE|SEND)/) { q = g("mrc.bth.dqpn"); p = g("mrc.bth.psn")
-				if (q in last && (dist(p, last[q]) == 0 || dist(p, last[q]) > 8388608)) fail("QP " q ": PSN " p " after " last[q])
-				last[q] = p; m++ } }
-		END { print n " packets, " m " first transmissions in order"; if (!n || !m) fail("none") }' \
-		t1="$T1U" t0="$T0B" h2="$H2U"
+			    g("mrc.usid.active") != "0x0000" t1 || g("mrc.ev.path") != 0)
+				fail("frame " g("frame.number") ": outer " g("mrc.outer.dst") " uSIDs " g("mrc.usid.list") " active " g("mrc.usid.active") " path " g("mrc.ev.path")) }
+		END { print n " packets"; if (!n) fail("none") }' t1="$T1U" t0="$T0B" h2="$H2U" || return 1
+	# fresh PSNs of a QP in the order h1 sent them: increasing but where
+	# two of its contexts sent at once (informative)
+	awk '$4 == 0 { if ($1 in l && ($2 - l[$1] + 16777216) % 16777216 > 8388608) inv++; l[$1] = $2; n++ }
+		END { print n " first transmissions, " inv + 0 " behind a higher PSN" }' "$LOGS/path0.t1"
+	cmp -s "$LOGS/path0.h1" "$LOGS/path0.t1" ||
+		{ echo "path 0 at h1 and at the T1 differ:"; diff "$LOGS/path0.h1" "$LOGS/path0.t1" | head -5; return 1; }
 }
-check "uSID at T1 t1-p0-0: shifted once ($T1U $T0B $H2U, $T1U active); PSNs in order on the one path" usid_t1
+check "uSID at T1 t1-p0-0: shifted once ($T1U $T0B $H2U, $T1U active), path 0's packets as h1 sent them, in order" usid_t1
 sacks() {
 	tsv h1 'g("mrc.bth.dqpn") == q && inner("ipv6.src") == "fd00::1" && g("mrc.opname") ~ /^WRITE_/ {
 			sent[g("mrc.ev")] = 1; p = g("mrc.bth.psn"); if (!n++) first = p; if (dist(p, first) > top) top = dist(p, first) }
