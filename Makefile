@@ -24,6 +24,8 @@
 #                     for DKMS), mrc-utils (mrcctl), libmrc0, libmrc-dev;
 #                     lintian-checked. Version: the VERSION file
 #   make setup        install the Debian packages the project needs
+#   make wireshark    install the Wireshark/tshark dissector (tools/wireshark/mrc.lua)
+#                     into your Lua plugin folder (make -C tools/wireshark help)
 #
 # Modules are built in build/<kernel release>/ (a tree of links to the sources),
 # so builds for several kernels live side by side.
@@ -38,7 +40,7 @@ DISTRO_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.12*-amd64))))
 TIER ?= quick
 N ?= 3
 
-.PHONY: all modules distro mrcctl libmrc mpi deb kernel check check-full coverage flake demo sparse setup clean help bench
+.PHONY: all modules distro mrcctl libmrc mpi deb kernel check check-full coverage flake demo sparse setup clean help bench wireshark
 
 all: modules mrcctl libmrc mpi
 
@@ -90,6 +92,9 @@ demo: setup
 bench: setup
 	@tests/bench/run
 
+wireshark:
+	@$(MAKE) -s -C tools/wireshark install
+
 clean:
 	rm -rf build .vm-out
 	$(MAKE) -s -C tools/mrcctl clean
@@ -97,4 +102,4 @@ clean:
 	$(MAKE) -s -C tests/mpi clean
 
 help:
-	@sed -n '3,30p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,32p' Makefile | sed 's/^# \{0,1\}//'
