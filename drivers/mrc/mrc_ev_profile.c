@@ -119,8 +119,31 @@ struct mrc_ev_profile *mrc_ev_profile_find(struct mrc_dev *mdev, u64 id)
 	return mrc_profile_find_in(mdev->ev_profiles, id);
 }
 
-/* apply the replacements of @ch to @arr (@n places) */
-static int replace_evs(struct mrc_ev_entry *arr, u32 n,
+/* does @ev have bits set past its first @bits? */
+static bool ev_overflows(const u8 *ev, u32 bits)
+{
+	u32 i;
+
+	for (i = bits; i < MRC_EV_BITS; i++)
+		if (ev[i / 8] & (0x80 >> (i % 8)))
+			return true;
+	return false;
+}
+
+/* the bits of an EV of @pf: its fields' (or, none given, its format's) */
+static u32 ev_bits(const struct mrc_ev_profile *pf, const struct mrc_ev_fmt *fmt)
+{
+	struct mrc_ev_field def[MRC_MAX_EV_FIELDS];
+	u8 n;
+
+	if (pf->nfields)
+		return mrc_ev_fields_bits(pf->fields, pf->nfields);
+	mrc_ev_fields_default(fmt, def, &n);
+	return mrc_ev_fields_bits(def, n);
+}
+
+/* apply the replacements of @ch to @arr (@n places), EVs of @bits bits */
+static int replace_evs(struct mrc_ev_entry *arr, u32 n, u32 bits,
 		       const struct mrc_ev_profile_change *ch,
 		       struct netlink_ext_ack *extack)
 {
@@ -128,6 +151,12 @@ static int replace_evs(struct mrc_ev_entry *arr, u32 n,
 
 	for (r = 0; r < ch->nreplace; r++) {
 		const struct mrc_ev_replace *x = &ch->replace[r];
+
+		if (ev_overflows(x->new, bits)) {
+			NL_SET_ERR_MSG_FMT(extack, "replacement %u: the EV is over %u bits",
+					   r, bits);
+			return -EINVAL;
+		}
 
 		for (i = 0, hits = 0; i < n && (x->all || !hits); i++) {
 			if (arr[i].port != x->old_port ||
@@ -145,17 +174,6 @@ static int replace_evs(struct mrc_ev_entry *arr, u32 n,
 		}
 	}
 	return 0;
-}
-
-/* does @ev have bits set past its first @bits? */
-static bool ev_overflows(const u8 *ev, u32 bits)
-{
-	u32 i;
-
-	for (i = bits; i < MRC_EV_BITS; i++)
-		if (ev[i / 8] & (0x80 >> (i % 8)))
-			return true;
-	return false;
 }
 
 /* a profile going online, its array @arr as it will be */
@@ -372,7 +390,7 @@ int mrc_ev_profile_set(struct mrc_dev *mdev, u64 id,
 			return -ENOMEM;
 	}
 	if (ch->nreplace) {
-		err = replace_evs(arr, next.count, ch, extack);
+		err = replace_evs(arr, next.count, ev_bits(&next, fmt), ch, extack);
 		if (err)
 			goto fail;
 	}

@@ -28,14 +28,9 @@ source "$DIR/traffic.sh"
 require_root
 
 BW=$(cd "$DIR/../../tools/lib/mrc/examples" && pwd)/mrc_write_bw
-LOGS=$(mktemp -d /tmp/mrc_ev_profile.XXXXXX)
+test_logs mrc_ev_profile
 TMO=$(tmo 300)
 ITERS=$(by_mode 64 16)
-cleanup() {
-	topo_cleanup
-	rm -rf "$LOGS"
-}
-trap cleanup EXIT
 ktap_header 16
 [ -x "$BW" ] || ktap_info "$BW is missing: build libmrc first (make, or make -C tools/lib/mrc)"
 fabric_start
@@ -57,25 +52,24 @@ ev_sweep() {
 		env MRC_QP_EV_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S 65536 -s 65536 \
 		-n "$ITERS" -w 2 -L 4 "$IP_B"
 }
-# evset_of_client FILE: the EV set of h1's RC QP, once it has one
-evset_of_client() {
-	local q i
-	for ((i = 0; i < 600; i++)); do
-		q=$(rc_qpn)
-		if [ -n "$q" ] && A -j ev show dev "$DEV_A" qpn "$q" >"$1" 2>/dev/null &&
-			jq -e 'length > 0' "$1" >/dev/null 2>&1; then
-			nap 2	# the sweep runs on: read the set again at its end
-			A -j ev show dev "$DEV_A" qpn "$q" >"$1.end" 2>/dev/null
-			return 0
-		fi
-		nap 0.1
-	done
-	return 1
+# evset_late FILE: the EV set of h1's RC QP once it has one, read again
+# 2 s later (the sweep runs on; the QP lingers after it)
+evset_late() {
+	client_evset "$1" || return 1
+	nap 2
+	A -j ev show dev "$DEV_A" qpn "$CLIENT_QPN" >"$1.end" 2>/dev/null
+}
+# capture NS DEV FILE COUNT FILTER: tcpdump of COUNT packets in, started
+capture() {
+	ip netns exec "$1" timeout "$TMO" tcpdump -nn -q -l -Q in -c "$4" -i "$2" "$5" \
+		>"$3" 2>"$3.err" &
+	CAP=$!
+	wait_for "$TMO" grep -q "listening on" "$3.err"
 }
 # bound_sweep TAG PROFILE: ev_sweep with the client's EV set in $LOGS/TAG.evs
 bound_sweep() {
 	local spid rc
-	evset_of_client "$LOGS/$1evs" &
+	evset_late "$LOGS/$1evs" &
 	spid=$!
 	ev_sweep "$1" "$2"
 	rc=$?
@@ -160,10 +154,8 @@ srh_profile() {
 check "srv6 format 13 (256 bits; 288 refused), exp profile 23: containers of 3 uSIDs, then h2's plane address" \
 	srh_profile
 t1da=fc00:0:$(fabric_usid t1-p1-0):$(fabric_usid t0-p1-1)::
-ip netns exec "$(fabric_ns t1-p1-0)" timeout "$TMO" tcpdump -nn -q -l -Q in -c 20 -i d0 \
-	"ip6 and ip6[6] == 43" >"$LOGS/srh.cap" 2>"$LOGS/srh.err" &
-cpid=$!
-wait_for "$TMO" grep -q "listening on" "$LOGS/srh.err"
+capture "$(fabric_ns t1-p1-0)" d0 "$LOGS/srh.cap" 20 "ip6 and ip6[6] == 43"
+cpid=$CAP
 check "mrc_write_bw bound to exp profile 23 (SRH): 64 KiB x $ITERS, every byte checked" bound_sweep e2. 23
 wait "$cpid"
 check "tcpdump at T1 t1-p1-0: outer DA $t1da, an SRH with 1 segment left, inner fd00::1 > fd00::2" \
@@ -190,15 +182,15 @@ stev_profile() {
 		A ev profile set dev "$DEV_A" id 22 state online min_active 1 events assumed_bad &&
 		A -j ev profile show dev "$DEV_A" id 22 entries >"$LOGS/p22" &&
 		jq -e '.[0] | .count == 16 and
-			([.entries[] | [.ev_bytes[0:4], .port]] ==
-			 [range(0; 16) | [("c00" + (. / 4 | floor | tostring)), (. % 4 + 1)]])' "$LOGS/p22"
+			([.entries[] | [.ev_bytes[0:2], .port]] ==
+			 [range(0; 16) | [(["00", "20", "40", "60"][. / 4 | floor]), (. % 4 + 1)]])' "$LOGS/p22"
 }
-check "stev format 12 (16+16), gen profile 22: ports 0xc000..0xc003 (of 0..7) on each of 4 planes" \
+# the array holds the generated bits (3 of them, first in the EV's first
+# byte), which the fields' init 0xc000 makes source ports 0xc000..0xc003
+check "stev format 12 (16+16), gen profile 22: EVs 0..3 (of 0..7) on each of 4 planes, in that order" \
 	stev_profile
-ip netns exec "$NS_B" timeout "$TMO" tcpdump -nn -q -l -Q in -c 100 -i p2 \
-	"ip6 src $(fabric_plane_addr h1 2) and udp dst port 4791" >"$LOGS/udp.cap" 2>"$LOGS/udp.err" &
-cpid=$!
-wait_for "$TMO" grep -q "listening on" "$LOGS/udp.err"
+capture "$NS_B" p2 "$LOGS/udp.cap" 100 "ip6 src $(fabric_plane_addr h1 2) and udp dst port 4791"
+cpid=$CAP
 check "mrc_write_bw bound to gen profile 22: 64 KiB x $ITERS, every byte checked" bound_sweep e3. 22
 wait "$cpid"
 check "tcpdump at h2 p2: h1's packets on plane 2 came from source ports 49152..49155, all of them" \

@@ -16,6 +16,10 @@
 #  - mrc_ev_probe, the EV probe example: h1 probes h2's address on each
 #    plane out of that plane's port, answered there with an RTT; and h2's
 #    node address on each uSID path (SRV6 EVs: the path's container)
+#  - mrc_ev_profile, the EV profile example: h1's controller sets up an
+#    SRV6 format and an EXP EV profile whose EVs are h1's uSID containers
+#    to h2, each on its plane's port; a sweep whose QP is bound to it
+#    moves every byte over those paths; then both are taken down
 #  - mrc_ev_events, the EV event example, under a fault: a T1 switch is
 #    dead during a sweep; EVs of the paths through it go ASSUMED_BAD and
 #    the event CQ reports it with the port of their plane; the sweep's
@@ -33,6 +37,7 @@ LIB=$(cd "$DIR/../../tools/lib/mrc" && pwd)
 BW=$LIB/examples/mrc_write_bw
 EVS=$LIB/examples/mrc_ev_events
 PROBE=$LIB/examples/mrc_ev_probe
+EVPROF=$LIB/examples/mrc_ev_profile
 LOGS=$(mktemp -d /tmp/mrc_libmrc.XXXXXX)
 TMO=$(tmo 300)
 MAX=$(by_mode $((4 << 20)) $((256 << 10)))
@@ -48,8 +53,8 @@ cleanup() {
 	rm -rf "$LOGS"
 }
 trap cleanup EXIT
-ktap_header 19
-for f in "$BW" "$EVS" "$PROBE" "$LIB/tests/mrc_api_test"; do
+ktap_header 22
+for f in "$BW" "$EVS" "$PROBE" "$EVPROF" "$LIB/tests/mrc_api_test"; do
 	[ -x "$f" ] || ktap_info "$f is missing: build libmrc first (make, or make -C tools/lib/mrc)"
 done
 
@@ -128,7 +133,7 @@ bound_sweep() {
 		env MRC_QP_CC_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S "$3" -s "$3" \
 		-n "$4" -w 0 "$IP_B"
 }
-# the client keeps its QP a while after the sweep, for ev_set_of_client
+# the client keeps its QP a while after the sweep, for client_evset
 bound_ev_sweep() {
 	TAG=$1 pair "$BW" -d "$DEV_B" -g "$GID_B" -S "$3" -s "$3" -n "$4" -w 2 -- \
 		env MRC_QP_EV_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S "$3" -s "$3" \
@@ -172,6 +177,31 @@ probe_paths() {
 check "mrc_ev_probe: h2's node address on each uSID path (SRV6 EV), answered on its plane" probe_paths
 ktap_info "$(tr '\n' ';' <"$LOGS/probes" 2>/dev/null)"
 
+# -- an EXP EV profile of h1's controller (mrc_ev_profile): its EVs are
+# h1's uSID containers to h2, whole (an SRV6 format of F3216 widths and
+# no fields: the EV's 128 bits are the container), each on its plane
+exp_profile_up() {
+	local plane usid args=() n=0
+	while read -r plane usid; do
+		args+=(-e "$(python3 -c 'import ipaddress, sys
+print(ipaddress.IPv6Address(sys.argv[1]).packed.hex())' "$usid")@$((plane + 1))")
+		n=$((n + 1))
+	done < <(A -j path show dev "$DEV_A" peer "$CM_B" | jq -r '.[] | "\(.plane) \(.usid)"')
+	[ "$n" -ge "$FABRIC_PLANES" ] || return 1
+	ip netns exec "$NS_A" timeout -k 5 "$TMO" "$EVPROF" -d "$DEV_A" -p 11 -f 12 \
+		-m srv6 -w 32,16,16,16,16,16,16 "${args[@]}" >"$LOGS/evprof" 2>&1 &&
+		grep -q "^profile 11 mode EXP format 12 count $n .*state ONLINE$" "$LOGS/evprof" &&
+		[ "$(grep -c ' GOOD$' "$LOGS/evprof")" = "$n" ] || { cat "$LOGS/evprof"; return 1; }
+}
+check "mrc_ev_profile on h1: SRV6 format 12, EXP profile 11 of h1's uSID paths to h2, ONLINE" \
+	exp_profile_up
+ktap_info "$(tr '\n' ';' <"$LOGS/evprof" 2>/dev/null)"
+check "mrc_write_bw bound to EXP profile 11: 64 KiB x $ITERS over its paths, every byte checked" \
+	bound_ev_sweep xp. 11 $((64 << 10)) "$ITERS"
+check "mrc_ev_profile -r: profile 11 and format 12 back to INIT" \
+	bash -c "ip netns exec '$NS_A' '$EVPROF' -d '$DEV_A' -p 11 -f 12 -r | grep -q '^removed' &&
+		! '$TOPO_MRCCTL' -n '$NS_A' ev profile show dev '$DEV_A' id 11"
+
 # -- EV events: a T1 switch of plane 1 is dead when a sweep starts; the
 # QP's EVs of the paths through it lose packets and go ASSUMED_BAD
 # an EV profile of 8 EVs (the device gives 128) whose events are
@@ -181,19 +211,6 @@ check "ev profile 9 on h1: offline (auto, 8 EVs), then online (min_active 2, ass
 		'$TOPO_MRCCTL' -n '$NS_A' ev profile set dev '$DEV_A' id 9 state online min_active 2 events assumed_bad &&
 		'$TOPO_MRCCTL' -n '$NS_A' -j ev profile show dev '$DEV_A' id 9 |
 		jq -e '.[0].state == \"online\" and .[0].count == 8 and .[0].min_active == 2 and .[0].events == \"assumed_bad\"'"
-# the EV set of h1's RC QP, once it has one
-ev_set_of_client() {
-	local q i
-	for ((i = 0; i < 600; i++)); do
-		q=$(rc_qpn)
-		if [ -n "$q" ] && A -j ev show dev "$DEV_A" qpn "$q" >"$LOGS/evset" 2>/dev/null &&
-			jq -e 'length > 0' "$LOGS/evset" >/dev/null 2>&1; then
-			return 0
-		fi
-		nap 0.1
-	done
-	return 1
-}
 
 T1="t1-p1-1"
 ip netns exec "$NS_A" timeout -k 5 "$TMO" stdbuf -oL "$EVS" -d "$DEV_A" -c 1 -D \
@@ -202,7 +219,7 @@ evpid=$!
 check "mrc_ev_events: an EV event CQ on h1" \
 	wait_for "$(tmo 30)" grep -q '^ready' "$LOGS/events"
 fabric_link_down "t0-p1-0:$T1" && fabric_link_down "t0-p1-1:$T1"
-ev_set_of_client &
+client_evset "$LOGS/evset" &
 setpid=$!
 check "mrc_write_bw bound to ev profile 9: 64 KiB x $((ITERS * 4)) with T1 $T1 dead, every byte checked" \
 	bound_ev_sweep ft. 9 $((64 << 10)) $((ITERS * 4))

@@ -63,11 +63,13 @@ KINDS = {
     'PATH_USID': 'in6', 'PATH_SEGS': 'segs', 'PATH_LBLEN': 'u8',
     'PATH_NFLEN': 'u8', 'DEV_NODE_GUID': 'u64', 'PLANE_ALLOW': 'prefix',
     'EP_DEV_NAME': 'str', 'EP_PEER': 'in6', 'EP_TIMEOUT_NS': 'u64',
+    'CC_DEV_NAME': 'str',
 }
 # the commands that change something, and ev-get: for a caller without
 # CAP_NET_ADMIN, any success of these is a failure of the security model
 ADMIN_CMDS = ('DEV_SET', 'PLANE_ADD', 'PLANE_DEL', 'PLANE_SET', 'PATH_ADD',
-              'PATH_DEL', 'EV_SET', 'EV_GET', 'EP_PROBE')
+              'PATH_DEL', 'EV_SET', 'EV_GET', 'EP_PROBE', 'CC_PROFILE_SET',
+              'EV_PROFILE_SET', 'EV_FMT_SET')
 # how each command is sent when valid: do, dump or both (the ops table)
 KIND_OF_CMD = {
     'DEV_GET': ('do', 'dump'), 'DEV_SET': ('do',),
@@ -75,6 +77,9 @@ KIND_OF_CMD = {
     'PLANE_SET': ('do',),
     'PATH_GET': ('dump',), 'PATH_ADD': ('do',), 'PATH_DEL': ('do',),
     'EV_GET': ('dump',), 'EV_SET': ('do',), 'EP_PROBE': ('do',),
+    'CC_PROFILE_GET': ('do', 'dump'), 'CC_PROFILE_SET': ('do',),
+    'EV_PROFILE_GET': ('do', 'dump'), 'EV_PROFILE_SET': ('do',),
+    'EV_FMT_GET': ('do', 'dump'), 'EV_FMT_SET': ('do',),
 }
 # ops without a policy (the spec gives them no request attributes):
 # generic netlink does not parse their attributes, so broken ones pass

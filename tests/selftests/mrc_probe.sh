@@ -36,11 +36,7 @@ TMO=$(tmo 120)
 N=$(by_mode 8 3)
 INJECT=$DIR/mrc_inject.py
 TOPO_FABRIC="2 2 2"
-LOGS=$(mktemp -d /tmp/mrc_probe.XXXXXX)
-# shellcheck disable=SC2154 # MRC_TEST_LOGS: the harness keeps the logs there
-trap 'topo_cleanup
-	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_probe.d"
-	rm -rf "$LOGS"' EXIT
+test_logs mrc_probe
 
 ktap_header 11
 fabric_start

@@ -37,11 +37,7 @@ TMO=$(tmo 120)
 PP=$(by_mode 100 30)
 INJECT=$DIR/mrc_inject.py
 TOPO_FABRIC="2 2 2"
-LOGS=$(mktemp -d /tmp/mrc_srcallow.XXXXXX)
-# shellcheck disable=SC2154 # MRC_TEST_LOGS: the harness keeps the logs there
-trap 'topo_cleanup
-	[ -z "${MRC_TEST_LOGS:-}" ] || cp -r "$LOGS" "$MRC_TEST_LOGS/mrc_srcallow.d"
-	rm -rf "$LOGS"' EXIT
+test_logs mrc_srcallow
 
 ktap_header 10
 fabric_start

@@ -118,6 +118,33 @@ rc_qpn() {
 		jq -r "first(.[] | select(.ifname == \"${1:-$DEV_A}\" and .type == \"RC\") | .lqpn) // empty"
 }
 
+# client_evset FILE: the EV set of h1's RC QP in FILE (mrcctl -j ev show),
+# once it has one; its number in CLIENT_QPN
+client_evset() {
+	local q i
+	for ((i = 0; i < 600; i++)); do
+		q=$(rc_qpn "$DEV_A" "$NS_A")
+		if [ -n "$q" ] && A -j ev show dev "$DEV_A" qpn "$q" >"$1" 2>/dev/null &&
+			jq -e 'length > 0' "$1" >/dev/null 2>&1; then
+			# shellcheck disable=SC2034 # the tests' to read
+			CLIENT_QPN=$q
+			return 0
+		fi
+		nap 0.1
+	done
+	return 1
+}
+
+# test_logs NAME: a directory in $LOGS for the test's files, kept for the
+# harness (MRC_TEST_LOGS) and removed with the topology when it exits
+test_logs() {
+	LOGS=$(mktemp -d "/tmp/$1.XXXXXX")
+	# shellcheck disable=SC2064 # the name now, the rest at exit
+	trap "topo_cleanup
+		[ -z \"\${MRC_TEST_LOGS:-}\" ] || cp -r \"\$LOGS\" \"\$MRC_TEST_LOGS/$1.d\"
+		rm -rf \"\$LOGS\"" EXIT
+}
+
 fabric_start() {
 	local t0=$SECONDS what="fabric: 2 hosts x 4 planes x 2 T1, mrc devices, planes, path sets"
 

@@ -11,14 +11,12 @@
  * every change.
  *
  * CC profiles live in the kernel (cc-profile-set, at most
- * MRC_MAX_CC_PROFILES a device, ids not 0), and so do EV profiles
- * (ctl_ev.c); the API's states are the kernel's. What mrc does not have
- * yet fails as the API wants for a feature a device lacks, and
- * mrc_ctl_query_device says so: no EV format profiles
- * (ev_max_fmt_profiles 0: every such call is EINVAL), EV profiles in AUTO
- * mode only. A port's admin state is its plane's (plane-set admin); port
- * 1, plane 0, stays ENABLED. Endpoint operations (EV probes) are
- * ctl_ep.c's.
+ * MRC_MAX_CC_PROFILES a device, ids not 0), and so do EV format profiles
+ * (ctl_ev_fmt.c) and EV profiles in the three modes (ctl_ev.c); the API's
+ * states are the kernel's. What mrc does not have yet fails as the API
+ * wants for a feature a device lacks, and mrc_ctl_query_device says so.
+ * A port's admin state is its plane's (plane-set admin); port 1, plane 0,
+ * stays ENABLED. Endpoint operations (EV probes) are ctl_ep.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +31,8 @@
 #include "libmrc.h"
 
 #define CTL_LOCK_DIR	"/run/libmrc"
-#define MRC_EV_BITS	32	/* mrc's EVs: UDP source port + flow label */
+/* an EXP or GEN EV's bits: a 32-byte mrc_ctl_ev_t, the kernel's ev-bytes */
+#define MRC_EV_BITS	(MRC_CTL_EV_MAX_BYTES * 8)
 
 static const char *cc_algorithms[] = { MRC_CTL_CC_ALGO_UET_NSCC, NULL };
 
@@ -184,14 +183,23 @@ static int ctl_device_query(struct ibv_context *context,
 		return -1;
 	memset(a, 0, sizeof(*a));
 	a->mrc_ctl_protocol_version = MRC_CTL_PROTOCOL_VERSION_1;
-	/* EVs are made per QP, as many as its EV profile or the device says */
+	/*
+	 * EVs are made per QP, as many as its EV profile or the device says;
+	 * a profile counts its ev_count (an AUTO one's slots, an EXP or GEN
+	 * one's array) against the device's
+	 */
+	a->ev.ev_max_fmt_profiles = MRC_MAX_EV_FMTS;
 	a->ev.ev_max_profiles = MRC_MAX_EV_PROFILES;
 	a->ev.ev_max_count_profile = MRC_MAX_EVS;
 	a->ev.ev_max_count = MRC_MAX_EV_PROFILES * MRC_MAX_EVS;
 	a->ev.ev_free_count = a->ev.ev_max_count - mrc_ctl_ev_counted(context);
 	a->ev.ev_count_align = 1;
 	a->ev.ev_max_width = MRC_EV_BITS;
-	a->ev.ev_mode_mask = MRC_CTL_EV_MODE_AUTO;
+	a->ev.ev_fmt_mode_mask = MRC_CTL_EV_FMT_MODE_STEV |
+				 MRC_CTL_EV_FMT_MODE_SRV6 | MRC_CTL_EV_FMT_MODE_UDP;
+	a->ev.ev_mode_mask = MRC_CTL_EV_MODE_AUTO | MRC_CTL_EV_MODE_EXP |
+			     MRC_CTL_EV_MODE_GEN;
+	a->ev.ev_op_max_entries = MRC_EV_OP_MAX_ENTRIES;
 	a->cc.cc_max_profiles = MRC_MAX_CC_PROFILES;
 	a->cc.algorithms = cc_algorithms;
 	/* port N is plane N - 1 */
@@ -354,34 +362,7 @@ int mrc_ctl_modify_port(struct mrc_context *context, uint8_t port_num,
 	return port_transact(context, port_num, MRC_CMD_PLANE_SET, &state);
 }
 
-/* ---- profiles ---------------------------------------------------------- */
-
-/* a call on EV format profiles, which mrc has none of: EINVAL */
-static int no_profiles(struct mrc_context *ctx, const void *attr)
-{
-	if (mrc_ctl_claim(ctx))
-		return -1;
-	errno = EINVAL;
-	return -1;
-}
-
-LIBMRC_EXPORT
-int mrc_ctl_modify_ev_fmt_profile(struct mrc_context *mrc_ctx,
-				  uint64_t ev_fmt_profile_id,
-				  struct mrc_ctl_ev_fmt_profile_attr *attr,
-				  int attr_mask)
-{
-	return no_profiles(mrc_ctx, attr);
-}
-
-LIBMRC_EXPORT
-int mrc_ctl_query_ev_fmt_profile(struct mrc_context *mrc_ctx,
-				 uint64_t ev_fmt_profile_id,
-				 struct mrc_ctl_ev_fmt_profile_attr *attr,
-				 int attr_mask)
-{
-	return no_profiles(mrc_ctx, attr);
-}
+/* ---- CC profiles ------------------------------------------------------- */
 
 #define CC_MASK_ALL	(MRC_CTL_CC_PROFILE_STATE | MRC_CTL_CC_PROFILE_CUR_STATE | \
 			 MRC_CTL_CC_PROFILE_ALGORITHM | MRC_CTL_CC_PROFILE_CONFIG | \

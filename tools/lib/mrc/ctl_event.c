@@ -3,8 +3,10 @@
  * libmrc: EV event CQs, fed by the mrc family's "ev" multicast group.
  *
  * mrc keeps an EV's health per QP; each change between GOOD and
- * ASSUMED_BAD of an EV of the device is one event, the EV's 32-bit value
- * in its first four bytes (network order) and the port of its plane. A
+ * ASSUMED_BAD of an EV of the device is one event, with the port of the
+ * EV's plane and the EV: mrc's 32-bit value in its first four bytes
+ * (network order), or, for a QP bound to an EXP or GEN profile, the
+ * bytes of the profile's EV it was made from (the kernel's ev-bytes). A
  * QP bound to an EV profile reports its changes as the profile's, those
  * its event mask wants; the others' are profile 0's, all of them. The
  * socket's buffer is the CQ's queue: when it overruns, the next event
@@ -106,7 +108,7 @@ static int cb_ev(const struct nlmsghdr *nlh, void *data)
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
 	struct ev_out *o = data;
 	struct mrc_ctl_ev_event e = {};
-	uint32_t state, old, value, plane, mask;
+	uint32_t state, old, value, plane, mask, len;
 
 	if (nlh->nlmsg_type != o->cq->evq->nl.family ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*g) ||
@@ -115,7 +117,8 @@ static int cb_ev(const struct nlmsghdr *nlh, void *data)
 	mrcnl_attrs(nlh, tb, MRC_A_EV_MAX);
 	if (!mrcnl_attr_ok(tb[MRC_A_EV_DEV_NAME], MNL_TYPE_NUL_STRING) ||
 	    strcmp(mnl_attr_get_str(tb[MRC_A_EV_DEV_NAME]), o->cq->ctx->name) ||
-	    !mrcnl_attr_ok(tb[MRC_A_EV_VALUE], MNL_TYPE_U32) ||
+	    (!tb[MRC_A_EV_EV_BYTES] &&
+	     !mrcnl_attr_ok(tb[MRC_A_EV_VALUE], MNL_TYPE_U32)) ||
 	    !mrcnl_attr_ok(tb[MRC_A_EV_PLANE], MNL_TYPE_U32))
 		return MNL_CB_OK;
 	state = ev_state(tb[MRC_A_EV_STATE]);
@@ -133,12 +136,19 @@ static int cb_ev(const struct nlmsghdr *nlh, void *data)
 	}
 	if (state == old || !(state & mask))
 		return MNL_CB_OK;
-	value = mnl_attr_get_u32(tb[MRC_A_EV_VALUE]);
 	plane = mnl_attr_get_u32(tb[MRC_A_EV_PLANE]);
-	e.ev.val[0] = value >> 24;
-	e.ev.val[1] = value >> 16;
-	e.ev.val[2] = value >> 8;
-	e.ev.val[3] = value;
+	if (tb[MRC_A_EV_EV_BYTES]) {
+		/* the profile's EV, as the controller named it */
+		len = mnl_attr_get_payload_len(tb[MRC_A_EV_EV_BYTES]);
+		memcpy(e.ev.val, mnl_attr_get_payload(tb[MRC_A_EV_EV_BYTES]),
+		       len < sizeof(e.ev.val) ? len : sizeof(e.ev.val));
+	} else {
+		value = mnl_attr_get_u32(tb[MRC_A_EV_VALUE]);
+		e.ev.val[0] = value >> 24;
+		e.ev.val[1] = value >> 16;
+		e.ev.val[2] = value >> 8;
+		e.ev.val[3] = value;
+	}
 	e.ev.port = plane + 1;
 	e.drop_count = o->cq->evq->dropped;
 	e.state = state;

@@ -6,8 +6,9 @@
  * the lists and the reference counts, never a data-path call. Files:
  * context.c (versions, contexts, device query, async events), cq.c
  * (channels, CQs, CQ events), qp.c (hints, QPs, posting), ctl.c (controller:
- * device, ports, profiles), ctl_ep.c (endpoint operations: EV probes),
- * ctl_event.c (EV event CQs).
+ * device, ports, CC profiles), ctl_ev_fmt.c (EV format profiles), ctl_ev.c
+ * (EV profiles), ctl_ev_op.c (their EV operations), ctl_ep.c (endpoint
+ * operations: EV probes), ctl_event.c (EV event CQs).
  */
 #ifndef LIBMRC_H
 #define LIBMRC_H
@@ -23,6 +24,8 @@
 /* mrc's windows are 1024 PSNs each way, fixed: an MPR of 8 units of 128 */
 #define MRC_MPR			8
 #define MRC_QP_HINTS_MAX	4096
+/* entries of one EV op (ev_op_max_entries): an EV array's places */
+#define MRC_EV_OP_MAX_ENTRIES	MRC_MAX_EVS
 
 _Static_assert(MRC_MAX_VENDOR_CFG_SIZE == MRC_CTL_MAX_VENDOR_CFG_SIZE,
 	       "one vendor configuration size");
@@ -144,7 +147,37 @@ int mrc_ev_cq_fd(struct mrc_cq *cq);
 int mrc_ctl_claim(struct mrc_context *ctx);
 int mrc_ctl_open(struct mrc_context *ctx, struct mrcnl *nl);
 
-/* ctl_ev.c */
+/* ctl_ev.c: an EV profile as ev-profile-get reports it */
+struct mrc_ev_place {			/* one place of an EXP/GEN EV array */
+	uint8_t bytes[MRC_CTL_EV_MAX_BYTES];
+	uint8_t port;			/* 0: unpopulated */
+	bool denied;
+};
+
+struct mrc_ev_view {
+	bool kept;			/* false: in INIT, unknown to the kernel */
+	bool has_mode;
+	uint32_t state, mode;		/* the kernel's enums */
+	uint32_t count, min_active, events;
+	uint64_t fmt_id;
+	int nfields, nplaces;
+	struct mrc_ctl_ev_field field[MRC_MAX_EV_FIELDS];
+	struct mrc_ev_place place[MRC_MAX_EVS];	/* with ev-profile-get entries */
+};
+
 uint32_t mrc_ctl_ev_counted(struct ibv_context *context);
+
+/* ctl_ev_op.c: the EV operations (enum mrc_ctl_ev_op) */
+int mrc_ev_replace_check(const struct mrc_ctl_ev_op_entry *ent, int n);
+void mrc_ev_replace_put(struct nlmsghdr *nlh,
+			const struct mrc_ctl_ev_op_entry *ent, int n);
+int mrc_ev_states_set(struct mrc_context *ctx, struct mrcnl *nl, uint64_t id,
+		      bool by_bytes, const struct mrc_ctl_ev_op_entry *ent,
+		      int n);
+int mrc_ev_states_get(struct mrc_context *ctx, struct mrcnl *nl, uint64_t id,
+		      const struct mrc_ev_view *v,
+		      struct mrc_ctl_ev_op_entry *ent, int n);
+int mrc_ev_array_get(const struct mrc_ev_view *v,
+		     struct mrc_ctl_ev_op_entry *ent, int *n);
 
 #endif /* LIBMRC_H */

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/netlink.h>
@@ -152,9 +153,9 @@ struct nlmsghdr *mrcnl_msg(struct mrcnl *nl, char *buf, uint8_t cmd,
 int mrcnl_transact(struct mrcnl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
 	unsigned int portid = mnl_socket_get_portid(nl->sock);
-	int ret;
+	char *buf;
+	int ret, err;
 
 	nl->errmsg[0] = '\0';
 	/* a do request's reply has no end of its own: the ack is its end */
@@ -162,12 +163,21 @@ int mrcnl_transact(struct mrcnl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		nlh->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0)
 		return -1;
+	/* one reply is read whole or lost: room for the largest the kernel sends */
+	buf = malloc(MRCNL_RECV_SIZE);
+	if (!buf)
+		return -1;
 	do {
-		ret = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
-		if (ret <= 0)
-			return -1;
+		ret = mnl_socket_recvfrom(nl->sock, buf, MRCNL_RECV_SIZE);
+		if (ret <= 0) {
+			ret = -1;
+			break;
+		}
 		ret = mrcnl_run(nl, buf, ret, nlh->nlmsg_seq, portid, cb, data);
 	} while (ret > 0);
+	err = errno;
+	free(buf);
+	errno = err;
 	return ret < 0 ? -1 : 0;
 }
 

@@ -19,6 +19,12 @@
 #include "linux/mrc.h"
 
 #define MRCNL_GROUPS_MAX	8
+/*
+ * The largest message mrcnl_transact reads: a do reply can be bigger than
+ * a page (an EV profile's array of 256 EVs), and a dump's messages grow to
+ * what the reader reads, at most 32 KiB
+ */
+#define MRCNL_RECV_SIZE		(64 * 1024)
 
 struct mrcnl_group {
 	char name[GENL_NAMSIZ];
@@ -40,7 +46,7 @@ void mrcnl_close(struct mrcnl *nl);
 /* the id of multicast group @name, 0 if the family has none */
 uint32_t mrcnl_group(const struct mrcnl *nl, const char *name);
 
-/* a request of command @cmd in @buf (MNL_SOCKET_BUFFER_SIZE bytes) */
+/* a request of command @cmd in @buf (MNL_SOCKET_BUFFER_SIZE bytes, or more) */
 struct nlmsghdr *mrcnl_msg(struct mrcnl *nl, char *buf, uint8_t cmd,
 			   uint16_t flags);
 /*

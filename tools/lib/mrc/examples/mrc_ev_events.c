@@ -115,11 +115,24 @@ static const char *state_str(uint32_t state)
 	}
 }
 
+/*
+ * An EV in hex, most significant byte first, without its zero bytes at
+ * the end but four at least (an AUTO or STEV EV is 32 bits; an SRv6 one
+ * up to 32 bytes)
+ */
+static void ev_hex(const struct mrc_ctl_ev *ev, char *out)
+{
+	int n = MRC_CTL_EV_MAX_BYTES, i;
+
+	while (n > 4 && !ev->val[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", ev->val[i]);
+}
+
 static void print_event(const struct mrc_ctl_ev_event *e)
 {
-	/* an EV is read from the most significant bit of byte 0 on */
-	uint32_t ev = (uint32_t)e->ev.val[0] << 24 | e->ev.val[1] << 16 |
-		      e->ev.val[2] << 8 | e->ev.val[3];
+	char ev[2 * MRC_CTL_EV_MAX_BYTES + 1];
 
 #if MRC_CTL_API_VER_USED >= MRC_CTL_API_VER(1, 0, 1)
 	uint32_t state = e->state;
@@ -127,7 +140,8 @@ static void print_event(const struct mrc_ctl_ev_event *e)
 	uint32_t state = MRC_CTL_EV_UNKNOWN;	/* 1.0.0 events have none */
 #endif
 
-	printf("profile 0x%llx port %u ev 0x%08x state %s drop_count %u\n",
+	ev_hex(&e->ev, ev);
+	printf("profile 0x%llx port %u ev 0x%s state %s drop_count %u\n",
 	       (unsigned long long)e->profile_id, e->ev.port, ev,
 	       state_str(state), e->drop_count);
 }
@@ -157,6 +171,7 @@ static double now(void)
 static int deny_ev(struct mrc_context *mctx, const struct mrc_ctl_ev_event *e)
 {
 	struct mrc_ctl_ev_op_entry ent = { .ev = e->ev, .state = MRC_CTL_EV_DENIED };
+	char ev[2 * MRC_CTL_EV_MAX_BYTES + 1];
 	struct mrc_ctl_ev_profile_attr a = {
 		.ev_op = { .op = MRC_CTL_EV_OP_MODIFY_EV_STATE, .entries = &ent,
 			   .entry_count = 1 },
@@ -176,9 +191,10 @@ static int deny_ev(struct mrc_context *mctx, const struct mrc_ctl_ev_event *e)
 			PROG, strerror(errno));
 		return -1;
 	}
-	printf("denied profile 0x%llx port %u ev 0x%02x%02x%02x%02x state %s\n",
-	       (unsigned long long)e->profile_id, e->ev.port, e->ev.val[0],
-	       e->ev.val[1], e->ev.val[2], e->ev.val[3], state_str(ent.state));
+	ev_hex(&e->ev, ev);
+	printf("denied profile 0x%llx port %u ev 0x%s state %s\n",
+	       (unsigned long long)e->profile_id, e->ev.port, ev,
+	       state_str(ent.state));
 	return 0;
 }
 

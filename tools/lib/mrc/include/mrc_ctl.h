@@ -132,7 +132,7 @@ struct mrc_ctl_ev_fmt_field {
 	uint8_t width;				/* bits */
 };
 
-/* the fields of an EV as it is written into a packet, widest first */
+/* the fields of an EV as it is written into a packet, most significant first */
 struct mrc_ctl_ev_fmt_profile_attr {
 	enum mrc_ctl_profile_state profile_state;	/* the one to enter */
 	enum mrc_ctl_profile_state cur_profile_state;

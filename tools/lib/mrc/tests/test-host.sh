@@ -49,7 +49,8 @@ fi
 [ -L lib_mrc.so ] && [ -e lib_mrc.so ] && ok "lib_mrc.so, the name OCP's makefiles link" ||
 	nok "lib_mrc.so"
 
-for ex in examples/mrc_ev_events examples/mrc_ev_probe examples/mrc_write_bw; do
+for ex in examples/mrc_ev_events examples/mrc_ev_probe examples/mrc_ev_profile \
+	examples/mrc_write_bw; do
 	if [ ! -x "$ex" ]; then nok "${ex##*/}: not built"; continue; fi
 	"$ex" --bogus-option >/dev/null 2>&1
 	rc=$?

@@ -39,7 +39,9 @@
  *   traffic.c  7, 8, 12: the loopback pair of QPs, its traffic, misuse
  *              and teardown; 9: async events
  *   ctl.c      10: the controller; the CC profiles
- *   ev.c       the EV profiles
+ *   ev.c       the EV profiles in AUTO mode
+ *   ev_fmt.c   the EV format profiles
+ *   ev_exp.c   the EV profiles in EXP and GEN modes, on formats
  *   port.c     the ports' admin state (port 2 with a second plane)
  *   procs.c    11: other controllers, in forked children
  *   probe.c    13: endpoint operations (EV probes to the device's own
@@ -225,6 +227,11 @@ enum ibv_qp_state qp_state(struct mrc_qp *qp);
 uint32_t qpn_of(struct mrc_qp *qp);
 /* the RoCE v2 GID of an IPv4 address on port 1, or the one of -g */
 bool gid_find(struct env *e);
+/* the device's ev_free_count, 0 if the query failed (ev.c) */
+uint32_t ev_free(struct env *e);
+/* format @id: state @st, mode @mode, @n widths @w, as @mask says (ev_fmt.c) */
+int fmt_set(struct env *e, uint64_t id, enum mrc_ctl_profile_state st,
+	    uint32_t mode, const uint8_t *w, int n, int mask);
 
 /* ---- the sections, in the order main runs them ---------------------------- */
 
@@ -240,6 +247,8 @@ void t_ctl(struct env *e);		/* ctl.c */
 void t_ports(struct env *e);		/* port.c */
 void t_cc_profiles(struct env *e);
 void t_ev_profiles(struct env *e);		/* ev.c */
+void t_ev_fmt_profiles(struct env *e);	/* ev_fmt.c */
+void t_ev_exp_profiles(struct env *e);	/* ev_exp.c */
 void t_ep_probes(struct env *e);	/* probe.c */
 void t_controllers(struct env *e);	/* procs.c (the last: ends e->ctx) */
 

@@ -33,7 +33,7 @@ static int qp_init_ev(struct mrc_qp *qp, uint64_t id)
 	return mrc_modify_qp(qp, &va, IBV_QP_STATE, &ma, MRC_QP_EV_PROFILE_ID);
 }
 
-static uint32_t ev_free(struct env *e)
+uint32_t ev_free(struct env *e)
 {
 	struct mrc_ctl_device_attr ca = {};
 
@@ -54,14 +54,17 @@ static void ev_profile_misuse(struct env *e)
 		"modify: NULL attributes: EINVAL");
 	T_ERRNO(mrc_ctl_query_ev_profile(NULL, EVP, &a, EVP_STATE), EINVAL,
 		"query: NULL context: EINVAL");
-	a.ev_mode = MRC_CTL_EV_MODE_EXP;
+	a.ev_mode = MRC_CTL_EV_MODE_AUTO | MRC_CTL_EV_MODE_EXP;
 	a.ev_count = 8;
 	a.profile_state = MRC_CTL_PROFILE_OFFLINE;
 	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, EVP_STATE | EVP_SHAPE),
-		EINVAL, "mode EXP (not in ev_mode_mask): EINVAL");
-	a.ev_mode = MRC_CTL_EV_MODE_GEN;
+		EINVAL, "mode AUTO|EXP (one mode, not two): EINVAL");
+	a.ev_mode = (enum mrc_ctl_ev_mode)(1 << 3);
 	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, EVP_STATE | EVP_SHAPE),
-		EINVAL, "mode GEN (not in ev_mode_mask): EINVAL");
+		EINVAL, "mode 1 << 3 (not in ev_mode_mask): EINVAL");
+	a.ev_mode = 0;
+	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, EVP_STATE | EVP_SHAPE),
+		EINVAL, "mode 0: EINVAL");
 	T_ERRNO(evp_set(e, EVP, MRC_CTL_PROFILE_OFFLINE, 0, 0, 0,
 			EVP_STATE | EVP_SHAPE), EINVAL, "count 0: EINVAL");
 	T_ERRNO(evp_set(e, EVP, MRC_CTL_PROFILE_OFFLINE, 257, 0, 0,
@@ -74,6 +77,26 @@ static void ev_profile_misuse(struct env *e)
 	a.ev_op.entries = &ent;
 	a.ev_op.entry_count = 1;
 	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, MRC_CTL_EV_PROFILE_EV_OP),
+		EINVAL, "REPLACE_EV of a profile in INIT (no EV array): EINVAL");
+	T_ERRNO(mrc_ctl_query_ev_profile(e->ctx, EVP, &a, 1 << 20), EINVAL,
+		"an unknown mask bit: EINVAL");
+}
+
+/* an AUTO profile has neither an EV array nor fields */
+static void auto_no_array(struct env *e)
+{
+	struct mrc_ctl_ev_op_entry ent = {};
+	struct mrc_ctl_ev_field f = { .width = 16, .mask = 0xffff };
+	struct mrc_ctl_ev_profile_attr a = {
+		.ev_op = { .op = MRC_CTL_EV_OP_REPLACE_EV, .entries = &ent,
+			   .entry_count = 1 },
+		.ev_fields_op = { .op = MRC_CTL_EV_FIELDS_OP_QUERY_FIELDS,
+				  .fields = &f, .field_count = 1 },
+	};
+
+	ent.ev_new.port = 1;
+	ent.state = MRC_CTL_EV_GOOD;
+	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a, MRC_CTL_EV_PROFILE_EV_OP),
 		EINVAL, "REPLACE_EV on an AUTO profile (no EV array): EINVAL");
 	a.ev_op.op = MRC_CTL_EV_OP_QUERY_EV_ARRAY;
 	T_ERRNO(mrc_ctl_query_ev_profile(e->ctx, EVP, &a, MRC_CTL_EV_PROFILE_EV_OP),
@@ -81,8 +104,10 @@ static void ev_profile_misuse(struct env *e)
 	T_ERRNO(mrc_ctl_query_ev_profile(e->ctx, EVP, &a,
 					 MRC_CTL_EV_PROFILE_EV_FIELDS_OP), EINVAL,
 		"QUERY_FIELDS of an AUTO profile (no fields): EINVAL");
-	T_ERRNO(mrc_ctl_query_ev_profile(e->ctx, EVP, &a, 1 << 20), EINVAL,
-		"an unknown mask bit: EINVAL");
+	a.ev_fields_op.op = MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS;
+	T_ERRNO(mrc_ctl_modify_ev_profile(e->ctx, EVP, &a,
+					  MRC_CTL_EV_PROFILE_EV_FIELDS_OP), EINVAL,
+		"MODIFY_FIELDS of an AUTO profile: EINVAL");
 }
 
 /* EV states of an online profile none of whose QPs has the EV */
@@ -130,9 +155,10 @@ void t_ev_profiles(struct env *e)
 	begin("EV profiles");
 	T_TRUE(!mrc_ctl_query_device(e->vctx, &ca) &&
 	       ca.ev.ev_max_profiles == 16 &&
-	       ca.ev.ev_mode_mask == MRC_CTL_EV_MODE_AUTO &&
-	       ca.ev.ev_max_count_profile == 256 && ca.ev.ev_max_fmt_profiles == 0,
-	       "mrc_ctl_query_device: 16 EV profiles, AUTO only, 256 EVs each, no formats");
+	       (ca.ev.ev_mode_mask & MRC_CTL_EV_MODE_AUTO) &&
+	       ca.ev.ev_max_count_profile == 256 &&
+	       ca.ev.ev_max_count == 16 * 256,
+	       "mrc_ctl_query_device: 16 EV profiles, AUTO, 256 EVs each");
 	free0 = ev_free(e);
 	ev_profile_misuse(e);
 	q.profile_state = MRC_CTL_PROFILE_ONLINE;
@@ -158,6 +184,7 @@ void t_ev_profiles(struct env *e)
 	       q.ev_mode == MRC_CTL_EV_MODE_AUTO && q.ev_count == 8 &&
 	       !q.ev_fmt_profile_id,
 	       "query: OFFLINE, AUTO, 8 EVs");
+	auto_no_array(e);
 	T_ERRNO(evp_set(e, EVP, MRC_CTL_PROFILE_ONLINE, 0, 4, 0,
 			EVP_STATE | MRC_CTL_EV_PROFILE_MIN_ACTIVE), EINVAL,
 		"OFFLINE -> ONLINE without an event mask: EINVAL");

@@ -117,6 +117,8 @@ int main(int argc, char **argv)
 	t_ports(&e);
 	t_cc_profiles(&e);
 	t_ev_profiles(&e);
+	t_ev_fmt_profiles(&e);
+	t_ev_exp_profiles(&e);
 	t_ep_probes(&e);
 	t_controllers(&e);
 done:

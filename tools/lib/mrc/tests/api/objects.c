@@ -112,9 +112,11 @@ void t_device(struct env *e)
 		       "mrc_ctl_query_device: opt_attr has EP_OP_EV_PROBE (0x%x)",
 		       ca.opt_attr);
 		T_TRUE(ca.ev.ev_max_profiles == 16 &&
-		       ca.ev.ev_mode_mask == MRC_CTL_EV_MODE_AUTO &&
-		       ca.ev.ev_max_fmt_profiles == 0,
-		       "mrc_ctl_query_device: EV profiles (AUTO), no EV format profiles");
+		       ca.ev.ev_mode_mask == (MRC_CTL_EV_MODE_AUTO |
+					      MRC_CTL_EV_MODE_EXP |
+					      MRC_CTL_EV_MODE_GEN) &&
+		       ca.ev.ev_max_fmt_profiles == 16,
+		       "mrc_ctl_query_device: EV profiles (AUTO, EXP, GEN), 16 EV format profiles");
 		T_TRUE(ca.mrc_ctl_protocol_version & MRC_CTL_PROTOCOL_VERSION_1,
 		       "mrc_ctl_query_device: controller protocol version 1");
 	}
