@@ -43,8 +43,17 @@
 /*
  * A family had one genl_ops per command: registering merges the generated
  * table's do and dump of each command, under the larger of their policies
- * (a get's do policy is its dump's plus the object's key).
+ * (a get's do policy is its dump's plus the object's key), and refuses
+ * a pair whose policies differ in what both know.
  */
+static inline bool mrc_compat_policies_agree(const struct genl_ops *a,
+					     const struct genl_ops *b)
+{
+	return !a->policy || !b->policy ||
+	       !memcmp(a->policy, b->policy,
+		       (min(a->maxattr, b->maxattr) + 1) * sizeof(*a->policy));
+}
+
 static inline int mrc_compat_genl_register_family(struct genl_family *family)
 {
 	const struct genl_ops *split = family->ops;
@@ -64,6 +73,12 @@ static inline int mrc_compat_genl_register_family(struct genl_family *family)
 		if (j == n)
 			ops[n++].cmd = s->cmd;
 		o = &ops[j];
+		if (!mrc_compat_policies_agree(o, s)) {
+			pr_err("%s: command %u: do and dump policies differ\n",
+			       family->name, s->cmd);
+			kfree(ops);
+			return -EINVAL;
+		}
 		if (s->doit)
 			o->doit = s->doit;
 		if (s->dumpit) {
