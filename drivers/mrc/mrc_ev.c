@@ -206,6 +206,11 @@ void mrc_evset_free(struct mrc_evset *evs)
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_evset_free);
 
+static bool usable(const struct mrc_ev *e)
+{
+	return e->state == MRC_EV_STATE_GOOD || e->state == MRC_EV_STATE_SKIP;
+}
+
 /* Fisher-Yates over the @n entries of @a that are @stride apart */
 static void shuffle(struct rnd_state *rnd, u8 *a, u32 n, u32 stride)
 {
@@ -296,7 +301,19 @@ int mrc_evset_next(struct mrc_evset *evs, u16 planes_up)
 			skipped = i;
 	}
 	/* every usable one sits out a penalty: the first met still works */
-	return skipped;
+	if (skipped >= 0)
+		return skipped;
+	/*
+	 * A new round mid-walk reshuffled the order, and the walk may have
+	 * missed the few usable slots there are: look at each once
+	 */
+	for (tries = 0; tries < evs->nslots; tries++) {
+		const struct mrc_ev *e = &evs->ev[evs->slot[tries]];
+
+		if ((planes_up & BIT(e->plane)) && usable(e))
+			return evs->slot[tries];
+	}
+	return -ENETUNREACH;
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_evset_next);
 
@@ -345,11 +362,6 @@ bool mrc_evset_peer_status(struct mrc_evset *evs, u16 up, u32 cack)
 	return mrc_evset_peer_planes(evs, up);
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_evset_peer_status);
-
-static bool usable(const struct mrc_ev *e)
-{
-	return e->state == MRC_EV_STATE_GOOD || e->state == MRC_EV_STATE_SKIP;
-}
 
 /* Slots whose EV may carry packets (GOOD or SKIP) */
 u32 mrc_evset_usable(const struct mrc_evset *evs)

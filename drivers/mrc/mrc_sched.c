@@ -36,6 +36,21 @@ static void stamp(struct mrc_qp *qp, struct sk_buff *skb, struct mrc_ev *e)
 	e->tx_bytes += skb->len;
 }
 
+/*
+ * Nothing usable is up: the packet takes a slot's EV, to be lost on a
+ * plane that is down and counted there; never one the operator denied
+ * while another is there
+ */
+static int any_slot(const struct mrc_evset *evs)
+{
+	u32 s;
+
+	for (s = 0; s < evs->nslots; s++)
+		if (evs->ev[evs->slot[s]].state != MRC_EV_STATE_DENIED)
+			return evs->slot[s];
+	return evs->slot[0];
+}
+
 /**
  * mrc_sched_pick() - address a packet the QP built, and pick its EV
  * @qp: an RC QP; qp->lock held
@@ -62,7 +77,7 @@ int mrc_sched_pick(struct mrc_qp *qp, struct sk_buff *skb, enum mrc_stamp what)
 		mrc_evset_reverse(evs, READ_ONCE(qp->mdev->planes_up)) :
 		mrc_evset_next(evs, mrc_qp_planes(qp));
 	if (i < 0)
-		i = evs->slot[evs->order[0]];	/* nothing up: lost, counted */
+		i = any_slot(evs);
 	e = &evs->ev[i];
 	stamp(qp, skb, e);
 	if (what == MRC_STAMP_RTX) {

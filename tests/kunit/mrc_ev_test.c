@@ -769,6 +769,25 @@ static void deny_allow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 128, mrc_evset_usable(evs));
 }
 
+/*
+ * One usable slot of eight, the others denied: every pick finds it. The
+ * walk of a round's permutation wraps into a new one mid-walk, and must
+ * not give up on a set whose only usable EV the new order moved.
+ */
+static void last_usable(struct kunit *test)
+{
+	struct mrc_evset *evs = evset(test, 4, 1, 8, 21);
+	struct mrc_ev_change chg;
+	u32 s, good = evs->slot[5], k;
+
+	for (s = 0; s < evs->nslots; s++)
+		if (evs->slot[s] != good)
+			signal(evs, evs->slot[s], MRC_EV_SIG_DENY, &chg);
+	KUNIT_ASSERT_EQ(test, 1, mrc_evset_usable(evs));
+	for (k = 0; k < 4000; k++)
+		KUNIT_ASSERT_EQ(test, (int)good, mrc_evset_next(evs, 0xf));
+}
+
 /* profile @pf after @ch: the error and, if refused, that nothing moved */
 static int ev_profile_step(struct kunit *test, struct mrc_ev_profile *pf,
 			   const struct mrc_ev_profile_change *ch)
@@ -878,6 +897,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(skip_one_round),
 	KUNIT_CASE(trim_penalty),
 	KUNIT_CASE(deny_allow),
+	KUNIT_CASE(last_usable),
 	KUNIT_CASE(profile_states),
 	{}
 };
