@@ -8,10 +8,12 @@
 #   make KDIR=DIR     the same against another kernel build tree, e.g.
 #                     KDIR=/lib/modules/6.12.117+deb12-amd64/build
 #   make distro       modules against Debian's linux-headers-6.12-amd64
+#   make distro61     modules against Debian 12's own 6.1 (linux-headers-amd64)
 #   make check        builds, then the fast tier of the tests in the VM (CI runs it):
 #                     KUnit and every selftest in quick mode on the KASAN kernel,
 #                     and on Debian's at its real speed; ends "N passed, M failed"
-#   make check-full   the same with every selftest full length on both kernels
+#   make check-full   the same with every selftest full length on both kernels,
+#                     and every selftest in quick mode on Debian 12's 6.1
 #   make coverage     line coverage of drivers/mrc reached by a tier on the KASAN
 #                     kernel (TIER=quick, the default, or TIER=full)
 #   make flake        a tier N times, listing every test whose result changed
@@ -34,13 +36,14 @@ SHELL := /bin/bash
 REPO := $(CURDIR)
 W ?= 1
 
-# Debian's own kernel: the newest installed 6.12 headers
+# Debian's own kernels: the newest installed 6.12 and 6.1 headers
 DISTRO_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.12*-amd64))))
+DISTRO61_KVER = $(notdir $(lastword $(sort $(wildcard /lib/modules/6.1.0-*-amd64))))
 
 TIER ?= quick
 N ?= 3
 
-.PHONY: all modules distro mrcctl libmrc mpi deb kernel check check-full coverage flake demo sparse setup clean help bench wireshark
+.PHONY: all modules distro distro61 mrcctl libmrc mpi deb kernel check check-full coverage flake demo sparse setup clean help bench wireshark
 
 all: modules mrcctl libmrc mpi
 
@@ -58,6 +61,9 @@ modules: setup
 
 distro: setup
 	@tests/vm/kbuild /lib/modules/$(DISTRO_KVER)/build W=$(W)
+
+distro61: setup
+	@tests/vm/kbuild /lib/modules/$(DISTRO61_KVER)/build W=$(W)
 
 sparse: setup
 	@eval "$$(tests/vm/build-kernel)" && tests/vm/kbuild "$$KDIR" W=$(W) C=2
@@ -102,4 +108,4 @@ clean:
 	$(MAKE) -s -C tests/mpi clean
 
 help:
-	@sed -n '3,32p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,34p' Makefile | sed 's/^# \{0,1\}//'

@@ -21,7 +21,6 @@
 #include <linux/netdevice.h>
 #include <linux/seg6.h>
 #include <net/addrconf.h>
-#include <net/gso.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>

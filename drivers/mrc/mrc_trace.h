@@ -32,7 +32,7 @@ TRACE_EVENT(mrc_ev_state,
 			     __field(u8, new)
 			     __field(u8, cause)
 			     __field(s16, backup)),
-	    TP_fast_assign(__assign_str(dev);
+	    TP_fast_assign(mrc_assign_str(dev, dev_name(&mdev->ib_dev.dev));
 			   __entry->qpn = qpn;
 			   __entry->index = index;
 			   __entry->value = e->value;
@@ -79,7 +79,7 @@ TRACE_EVENT(mrc_cc,
 			     __field(u32, max_cwnd)
 			     __field(u32, base_rtt)
 			     __field(u32, avg_delay)),
-	    TP_fast_assign(__assign_str(dev);
+	    TP_fast_assign(mrc_assign_str(dev, dev_name(&mdev->ib_dev.dev));
 			   __entry->qpn = qpn;
 			   __entry->what = what;
 			   __entry->ecn = ecn;

@@ -14,7 +14,6 @@
 #include <linux/bits.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#include <linux/unaligned.h>
 #include <rdma/ib_verbs.h>
 
 enum mrc_hdr_len {

@@ -4,7 +4,6 @@
  * GEN array), and the EV set of a QP whose EVs a profile lists.
  */
 #include <kunit/test.h>
-#include <linux/unaligned.h>
 
 #include "mrc_ev.h"
 #include "mrc_kunit.h"

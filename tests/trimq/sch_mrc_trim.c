@@ -32,7 +32,6 @@
 #include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/dsfield.h>
-#include <net/gso.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
