@@ -86,6 +86,11 @@ def main():
     text = subprocess.run([MRCCTL, "help"], capture_output=True, text=True, check=True).stdout
     m = re.search(r"^OBJECT := \{(.*)\}", text, re.M)
     objects = set(w for w in m.group(1).split() if w != "|")
+    # the usage lines' other commands (apply) and options (-batch, -force)
+    usage = re.findall(r"^(?:Usage:)?\s+mrcctl \[ OPTIONS \] (.*)$", text, re.M)
+    words = set(w for u in usage for w in u.split())
+    objects |= set(w for w in words if re.match(r"^[a-z]+$", w))
+    usage_opts = set(w for w in words if re.match(r"^-[a-z]+$", w))
     synopses, defs = parse_help(text)
 
     tmp = tempfile.mkdtemp(prefix="mrcctl-compl.")
@@ -102,7 +107,9 @@ def main():
         queries.append((words, desc, want, exactly))
 
     q([""], "objects of `mrcctl help`, help and version", exactly=objects | {"help", "version"})
-    q(["-"], "options", want={"-json", "-pretty", "-netns", "-Version", "-help"})
+    q(["-"], "options", want={"-json", "-pretty", "-netns", "-Version", "-help"} | usage_opts)
+    q(["-batch", "testf"], "-batch: a file", exactly={"testfab.yaml"})
+    q(["apply", "testf"], "apply: a file", exactly={"testfab.yaml"})
     q(["-n", ""], "-n: the namespaces of ip netns", exactly={"blue", "red"})
     q(["dev", "show", ""], "dev show: the devices", exactly={"mrc0", "mrc1"})
     q(["-n", "blue", "-j", "plane", "show", "dev", ""], "dev in -n NS: that namespace's devices",

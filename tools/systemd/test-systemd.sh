@@ -121,7 +121,10 @@ else
 	units=$tmp/v/usr/lib/systemd/system
 	gen "$dir/mrc.conf.example"
 	cp -r "$tmp/gen/mrc.service.d" "$units/"
-	if SYSTEMD_UNIT_PATH="$units:" systemd-analyze verify "$units/mrc.service" >"$tmp/out" 2>&1 &&
+	# verify runs man(1) for Documentation=: the tree's page, not an installed one
+	mkdir -p "$tmp/man/man8"
+	ln -s "$MRCCTL_DIR/mrcctl.8" "$tmp/man/man8/mrcctl.8"
+	if MANPATH=$tmp/man SYSTEMD_UNIT_PATH="$units:" systemd-analyze verify "$units/mrc.service" >"$tmp/out" 2>&1 &&
 		[ ! -s "$tmp/out" ]; then
 		ok "systemd-analyze verify: the unit and its drop-in, no complaint"
 	else
