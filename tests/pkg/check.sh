@@ -7,7 +7,7 @@
 #  1. make deb (tools/build-deb.sh, lintian with --fail-on warning) into
 #     .vm-out/pkg/deb
 #  2. apt install of the four packages: DKMS builds mrc.ko for the kernels
-#     the host has headers for (kernels before 6.12 are skipped); checks
+#     the host has headers for (kernels before 6.1 are skipped); checks
 #     dkms status, the module's version and vermagic, the DKMS source tree
 #     (the driver alone), mrcctl, its manual page and bash completion,
 #     libmrc's pkg-config file and manual page, and the examples built
@@ -113,7 +113,7 @@ check "mrcctl: /usr/bin/mrcctl is mrcctl $VERSION, mrcctl(8) installed" \
 check "bash completion of mrcctl: objects, then an object's commands" \
 	bash -c 'source /usr/share/bash-completion/completions/mrcctl && complete -p mrcctl &&
 		COMP_WORDS=(mrcctl "") COMP_CWORD=1 && _mrcctl && echo "${COMPREPLY[*]}" &&
-		[ "${COMPREPLY[*]}" = "dev plane path ev cc stats fabric monitor probe help version" ] &&
+		[ "${COMPREPLY[*]}" = "dev plane path ev cc stats fabric monitor probe apply help version" ] &&
 		COMP_WORDS=(mrcctl plane s) COMP_CWORD=2 && _mrcctl && [ "${COMPREPLY[*]}" = "show set" ]'
 check "libmrc-dev: pkg-config libmrc $VERSION, libmrc(3), the headers" \
 	bash -c '[ "$(pkg-config --modversion libmrc)" = "$1" ] && pkg-config --cflags --libs libmrc &&
