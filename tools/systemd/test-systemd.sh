@@ -10,18 +10,11 @@
 #
 #   make -C tools/systemd check
 
-dir=$(cd "$(dirname "$0")" && pwd)
-MRCCTL_DIR=$(cd "$dir/../mrcctl" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() {
-	fail=$((fail + 1))
-	echo "not ok - $1"
-	shift
-	printf '%s\n' "$@" | sed 's/^/#   /'
-}
+MRCCTL_DIR=$(cd "$(dirname "$0")/../mrcctl" && pwd)
+MRCCTL=${MRCCTL:-$MRCCTL_DIR/mrcctl}
+# dir, tmp, ok and not_ok; it wants mrcctl built, as verify below does
+# shellcheck source=tools/mrcctl/test-lib.sh
+source "$MRCCTL_DIR/test-lib.sh"
 # same DESC WANT_FILE GOT_FILE
 same() {
 	if diff -u "$2" "$3" >"$tmp/diff" 2>&1; then ok "$1"; else not_ok "$1" "$(cat "$tmp/diff")"; fi
@@ -114,8 +107,6 @@ if [ -z "$(find "$tmp/root" -type f)" ]; then ok "make uninstall: every file gon
 # and the example's drop-in
 if ! command -v systemd-analyze >/dev/null; then
 	echo "ok - systemd-analyze verify # SKIP no systemd-analyze"
-elif [ ! -x "$MRCCTL_DIR/mrcctl" ]; then
-	not_ok "systemd-analyze verify" "build mrcctl first (make -C tools/mrcctl)"
 else
 	make -s -C "$dir" install DESTDIR="$tmp/v" PREFIX=/usr SBINDIR="$MRCCTL_DIR" >/dev/null
 	units=$tmp/v/usr/lib/systemd/system
