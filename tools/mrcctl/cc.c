@@ -248,7 +248,6 @@ static int cc_profile_applied(struct ctx *c, const char *dev, uint64_t id,
 	struct nlmsghdr *nlh, *pf;
 	const struct nlattr *a;
 	unsigned int i;
-	uint32_t v;
 	int ret = 0;
 
 	nlh = nl_msg(c, buf, MRC_CMD_CC_PROFILE_GET, 0, MRC_A_CC_DEV_NAME, dev);
@@ -272,13 +271,9 @@ static int cc_profile_applied(struct ctx *c, const char *dev, uint64_t id,
 	for (i = 0; !ret && i < CC_KNOBS; i++) {
 		if (!w->knob[i].set)
 			continue;
-		v = w->knob[i].u32;
-		/* the kernel keeps qa_gate in a byte, the most it takes */
-		if (cc_knobs[i].attr == MRC_A_CC_QA_GATE && v > UINT8_MAX)
-			v = UINT8_MAX;
 		ret = apply_cmp(dev, what, cc_knobs[i].key,
 				apply_u32(tb[cc_knobs[i].attr], have),
-				apply_num(v, want));
+				apply_num(w->knob[i].u32, want));
 	}
 	free(pf);
 	return ret;

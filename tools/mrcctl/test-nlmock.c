@@ -712,7 +712,7 @@ static void ep_probe_end(void)
 	push();
 }
 
-/* cc profile 3: online, nscc, some knobs (qa_gate at its most) */
+/* cc profile 3: online, nscc, some of its knobs */
 static void get_cc_profile(void)
 {
 	const struct nlattr *id = req_attr(MRC_A_CC_PROFILE_ID);
@@ -727,7 +727,7 @@ static void get_cc_profile(void)
 	mnl_attr_put_u64(cur, MRC_A_CC_PROFILE_ID, 3);
 	mnl_attr_put_u32(cur, MRC_A_CC_PROFILE_STATE, MRC_CC_PROFILE_STATE_ONLINE);
 	mnl_attr_put_u32(cur, MRC_A_CC_PROFILE_QPS, 1);
-	mnl_attr_put_u32(cur, MRC_A_CC_QA_GATE, 255);
+	mnl_attr_put_u32(cur, MRC_A_CC_QA_GATE, 3);
 	mnl_attr_put_u8(cur, MRC_A_CC_DISABLE_QA, 0);
 	mnl_attr_put_u32(cur, MRC_A_CC_BASE_RTT, 12000);
 	mnl_attr_put_u32(cur, MRC_A_CC_GAMMA, 800);
