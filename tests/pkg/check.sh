@@ -25,7 +25,8 @@
 #     the DKMS module is the one loaded, then runs mrc_link.sh and mrcctl.sh
 #     (quick mode) with it and the packaged mrcctl, and mrc_boot.sh with the
 #     packaged unit and generator (the unit's ExecStart applies a
-#     /etc/mrc/mrc.conf: a device, its planes and path sets)
+#     /etc/mrc/mrc.conf: a device, its planes and path sets), and
+#     tests/pkg/walk.sh, README's "Install on a cluster node" on two nodes
 #  5. apt purge: no file of the packages left, no DKMS state, no unit
 #     enablement, the kernel's modules.dep as it was before
 # MRC_VM_LOCK=FILE: take flock FILE for the VM run only (a machine shared
