@@ -22,14 +22,25 @@
 #
 #   ns: mrcboot on b0 (plane 0) and b1 (plane 1)   b0, b1 <-> veth peers
 #
+# MRC_BOOT_UNIT=FILE and MRC_BOOT_GENERATOR=FILE test an installed unit and
+# generator instead of the tree's (tests/pkg/check.sh: the mrc-utils
+# package's): the unit's command then runs as installed, no overlay, and
+# its mrcctl also reads the state back.
+#
 # MRC_QUICK=1 changes nothing: the suite is small (each apply is a few
 # mrcctl processes).
 source "$(dirname "$0")/lib.sh"
 require_root
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-UNIT=$REPO/tools/systemd/mrc.service
-MRCCTL=$REPO/tools/mrcctl/mrcctl
-[ -x "$MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit $KSFT_SKIP; }
+UNIT=${MRC_BOOT_UNIT:-$REPO/tools/systemd/mrc.service}
+GENERATOR=${MRC_BOOT_GENERATOR:-$REPO/tools/systemd/mrc-generator}
+if [ -n "${MRC_BOOT_UNIT:-}" ]; then
+	MRCCTL=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$UNIT" | head -1)
+	[ -x "$MRCCTL" ] || { echo "# $UNIT: no ExecStart, or its '$MRCCTL' is not there"; exit $KSFT_FAIL; }
+else
+	MRCCTL=$REPO/tools/mrcctl/mrcctl
+	[ -x "$MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit $KSFT_SKIP; }
+fi
 if [ -z "${MRC_BOOT_MOUNTNS:-}" ]; then
 	MRC_BOOT_MOUNTNS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
@@ -53,10 +64,12 @@ read -ra unit_cmd <<<"$exec_start"
 ktap_info "ExecStart: ${unit_cmd[*]}"
 
 # /usr/sbin with this tree's mrcctl, seen only in this mount namespace
-mkdir -p "$TMP/sbin/u" "$TMP/sbin/w"
-cp "$MRCCTL" "$TMP/sbin/u/mrcctl"
-mount -t overlay overlay -o "lowerdir=/usr/sbin,upperdir=$TMP/sbin/u,workdir=$TMP/sbin/w" /usr/sbin ||
-	{ ktap_info "cannot overlay /usr/sbin"; exit $KSFT_FAIL; }
+if [ -z "${MRC_BOOT_UNIT:-}" ]; then
+	mkdir -p "$TMP/sbin/u" "$TMP/sbin/w"
+	cp "$MRCCTL" "$TMP/sbin/u/mrcctl"
+	mount -t overlay overlay -o "lowerdir=/usr/sbin,upperdir=$TMP/sbin/u,workdir=$TMP/sbin/w" /usr/sbin ||
+		{ ktap_info "cannot overlay /usr/sbin"; exit $KSFT_FAIL; }
+fi
 
 modprobe -q veth
 setup_ns bns
@@ -233,7 +246,7 @@ check "after every failed run: the same device, planes and paths" same_state
 
 # what the generator makes the unit wait for
 good_conf
-MRC_CONF=$CONF "$REPO/tools/systemd/mrc-generator" "$TMP/gen"
+MRC_CONF=$CONF "$GENERATOR" "$TMP/gen"
 check "mrc-generator: the unit waits for b0 and b1" \
 	bash -c "[ \"\$(grep -E '^(Wants|After)=' '$TMP/gen/mrc.service.d/50-netdevs.conf' | sort | paste -sd' ')\" = \
 		'After=sys-subsystem-net-devices-b0.device After=sys-subsystem-net-devices-b1.device Wants=sys-subsystem-net-devices-b0.device Wants=sys-subsystem-net-devices-b1.device' ]"
