@@ -9,6 +9,7 @@
   mrc_uverbs.py memcg DEV CGROUP_DIR
   mrc_uverbs.py res-qp DEV
   mrc_uverbs.py mpe DEV_A GID_INDEX_A DEV_B GID_INDEX_B
+  mrc_uverbs.py mpe-replay DEV_A GID_INDEX_A DEV_B GID_INDEX_B ROUNDS
 
 resize-efault: creates a CQ of 8 entries, resizes it to 64 with a response
 buffer the kernel cannot write (a read-only page), which must fail with
@@ -62,6 +63,15 @@ a FLUSH to one without IB_ACCESS_FLUSH_GLOBAL and a persistent FLUSH end
 in a remote access error and leave B's memory as it was; an ATOMIC WRITE
 to a QP without remote write access in a remote invalid request error; a
 misaligned one is refused locally (local QP operation error).
+
+mpe-replay: ROUNDS times an ATOMIC WRITE of a slot of B's page and,
+once it completed, a WRITE of other bytes to the same slot (mrc places
+the packets of different messages in any order: only a completion
+orders them), then a FLUSH of the slots. The caller makes the path lose,
+duplicate and delay packets, so requests and answers are resent and
+copies arrive late. Every WR must complete well, and a second after the
+last, every slot must hold its WRITE's bytes: an ATOMIC WRITE run again
+for a late or resent copy would have put its own back.
 
 Exit status 0 when every command returned what it must.
 """
@@ -588,12 +598,12 @@ class MpePair:
     """An RC QP on A connected to one on B, a CQ each, and on B one page
     registered with @mr_access, the QP granting @qp_access"""
 
-    def __init__(self, a, b, mr_access, qp_access):
+    def __init__(self, a, b, mr_access, qp_access, depth=8):
         self.a, self.b = a, b
         self.cq, self.cqm, self.qp = [], [], []
         for d in (a[0], b[0]):
-            _, cq, cq_mi = d.create_cq(16)
-            err, qp, qpn, sq_mi, _ = d.create_qp(QPT_RC, cq, 8, 1)
+            _, cq, cq_mi = d.create_cq(2 * depth)
+            err, qp, qpn, sq_mi, _ = d.create_qp(QPT_RC, cq, depth, 1)
             if err:
                 sys.exit(f'create_qp: {strerr(err)}')
             self.cq.append(cq)
@@ -631,8 +641,9 @@ class MpePair:
         self.lkey = a[0].u32(4)
 
     def post(self, opcode, wr_id, va, rkey=None, length=0, value=b'',
-             ftype=0, level=0):
-        """One WQE as rxe's provider writes it, then the doorbell"""
+             ftype=0, level=0, ring=True, aoff=0):
+        """One WQE as rxe's provider writes it, then (@ring) the
+        doorbell; a WRITE sends @value from A's page at @aoff"""
         rkey = self.rkey if rkey is None else rkey
         w = bytearray(self.elem)
         struct.pack_into('=QIII', w, 0, wr_id, 0, opcode, SEND_SIGNALED)
@@ -643,9 +654,9 @@ class MpePair:
         struct.pack_into('=Q', w, 152, va)		# iova
         struct.pack_into('=II', w, 184, length, length)	# dma length, resid
         if opcode == WR_RDMA_WRITE:	# @value from A's MR, one SGE
-            self.abuf[:len(value)] = value
+            self.abuf[aoff:aoff + len(value)] = value
             struct.pack_into('=I', w, 196, 1)
-            struct.pack_into('=QII', w, 208, self.aaddr, len(value),
+            struct.pack_into('=QII', w, 208, self.aaddr + aoff, len(value),
                              self.lkey)
         else:
             w[208:208 + len(value)] = value
@@ -653,7 +664,7 @@ class MpePair:
         self.sq[off:off + self.elem] = bytes(w)
         self.posted += 1
         struct.pack_into('=I', self.sq, Q_PROD, self.posted)
-        return self.a[0].doorbell(self.qp[0][0])
+        return self.a[0].doorbell(self.qp[0][0]) if ring else 0
 
     def cqes(self, n, secs=20):
         """The first @n completions of A's CQ: (wr_id, status, opcode)"""
@@ -777,6 +788,47 @@ def mpe(dev_a, gid_a, dev_b, gid_b):
     return rc
 
 
+def mpe_replay(dev_a, gid_a, dev_b, gid_b, rounds):
+    ends = []
+    for dev, gi in ((dev_a, gid_a), (dev_b, gid_b)):
+        with open(f'/sys/class/infiniband/{dev}/ports/1/gids/{gi}') as f:
+            gid = bytes.fromhex(f.read().strip().replace(':', ''))
+        ends.append((Dev(dev), gi, gid))
+    a, b = ends
+    p = MpePair(a, b, A_LWRITE | A_RWRITE | A_FLUSH_G, A_RWRITE | A_FLUSH_G,
+                depth=2 * rounds + 8)
+    want, err = [], 0
+    for i in range(rounds):
+        aw = struct.pack('>Q', 0xa000000000000000 + i)
+        wr = struct.pack('>Q', 0xb000000000000000 + i)
+        err = err or p.post(WR_ATOMIC_WRITE, 2 * i, p.addr + 8 * i,
+                            length=8, value=aw)
+        want.append((WC_OK, WC_ATOMIC_WRITE))
+        p.cqes(len(want), 60)
+        err = err or p.post(WR_RDMA_WRITE, 2 * i + 1, p.addr + 8 * i,
+                            length=8, value=wr, aoff=8 * i)
+        want.append((WC_OK, WC_RDMA_WRITE))
+        p.cqes(len(want), 60)
+    err = err or p.post(WR_FLUSH, 2 * rounds, p.addr, length=8 * rounds,
+                        ftype=FLUSH_GLOBAL)
+    want.append((WC_OK, WC_FLUSH))
+    got = [(s, o) for _, s, o in p.cqes(len(want), 60)]
+    time.sleep(1)
+    bad = [i for i in range(rounds) if bytes(p.buf[8 * i:8 * i + 8]) !=
+           struct.pack('>Q', 0xb000000000000000 + i)]
+    ok = not err and got == want and not bad
+    print(f'{"ok" if ok else "FAILED"}: {rounds} x (ATOMIC_WRITE, WRITE) '
+          f'of one slot, then a FLUSH: doorbell {strerr(err)}, '
+          f'{len(got)} of {len(want)} completions as wanted: '
+          f'{got == want}; slots not holding the WRITE: {bad}')
+    if got != want:
+        print(f'completions: {got}')
+    p.close()
+    a[0].close()
+    b[0].close()
+    return 0 if ok else 1
+
+
 def main():
     a = sys.argv[1:]
     if a[:1] == ['resize-efault'] and len(a) == 2:
@@ -794,6 +846,8 @@ def main():
         return res_qp(a[1])
     if a[:1] == ['mpe'] and len(a) == 5:
         return mpe(a[1], int(a[2]), a[3], int(a[4]))
+    if a[:1] == ['mpe-replay'] and len(a) == 6:
+        return mpe_replay(a[1], int(a[2]), a[3], int(a[4]), int(a[5]))
     sys.exit(__doc__)
 
 
