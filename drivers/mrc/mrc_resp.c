@@ -13,11 +13,12 @@
  * completion imply all earlier WRITEs are in place.
  *
  * READ, atomic, FLUSH and ATOMIC_WRITE requests run in order: one that
- * arrives before all earlier PSNs is parked until they have. Atomic results are remembered so
- * that a resent atomic is answered, not done twice. The requests not yet
- * run count against max_dest_rd_atomic; parked ones whose turn came are
- * run MRC_RD_BUDGET response packets at a time, the rest from the QP's
- * work.
+ * arrives before all earlier PSNs is parked until they have. Atomic
+ * results are remembered so that a resent atomic is answered, not done
+ * twice; a FLUSH or ATOMIC_WRITE whose PSN is marked is answered alone.
+ * The requests not yet run count against max_dest_rd_atomic; parked ones
+ * whose turn came are run MRC_RD_BUDGET response packets at a time, the
+ * rest from the QP's work.
  *
  * Acknowledgments (built in mrc_ack.c): an ACK (cumulative) when the
  * window has no hole, a SACK (cumulative + 64-bit bitmap) when it has;
