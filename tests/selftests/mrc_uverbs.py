@@ -708,14 +708,19 @@ def mpe_case(a, b, what, mr_access, qp_access, posts, want, check_mem):
     return ok
 
 
-def mpe(dev_a, gid_a, dev_b, gid_b):
-    from pyverbs.device import Context
+def mpe_ends(dev_a, gid_a, dev_b, gid_b):
+    """(Dev, GID index, GID) of each side"""
     ends = []
     for dev, gi in ((dev_a, gid_a), (dev_b, gid_b)):
         with open(f'/sys/class/infiniband/{dev}/ports/1/gids/{gi}') as f:
             gid = bytes.fromhex(f.read().strip().replace(':', ''))
         ends.append((Dev(dev), gi, gid))
-    a, b = ends
+    return ends
+
+
+def mpe(dev_a, gid_a, dev_b, gid_b):
+    from pyverbs.device import Context
+    a, b = mpe_ends(dev_a, gid_a, dev_b, gid_b)
     rc = 0
     caps = Context(name=dev_a).query_device_ex().device_cap_flags_ex
     flush_g, flush_p, atomic_w = 1 << 38, 1 << 39, 1 << 40
@@ -789,12 +794,7 @@ def mpe(dev_a, gid_a, dev_b, gid_b):
 
 
 def mpe_replay(dev_a, gid_a, dev_b, gid_b, rounds):
-    ends = []
-    for dev, gi in ((dev_a, gid_a), (dev_b, gid_b)):
-        with open(f'/sys/class/infiniband/{dev}/ports/1/gids/{gi}') as f:
-            gid = bytes.fromhex(f.read().strip().replace(':', ''))
-        ends.append((Dev(dev), gi, gid))
-    a, b = ends
+    a, b = mpe_ends(dev_a, gid_a, dev_b, gid_b)
     p = MpePair(a, b, A_LWRITE | A_RWRITE | A_FLUSH_G, A_RWRITE | A_FLUSH_G,
                 depth=2 * rounds + 8)
     want, err = [], 0
