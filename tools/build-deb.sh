@@ -9,7 +9,9 @@
 # on an error or a warning. Prints the packages' paths.
 #
 #   mrc-dkms     mrc.ko's source in /usr/src/mrc-VERSION for DKMS
-#   mrc-utils    mrcctl, mrcctl(8), its bash completion
+#   mrc-utils    mrcctl, mrcctl(8), its bash completion; mrc.service and
+#                mrc-generator, the example /etc/mrc/mrc.conf; mrc.lua in
+#                Wireshark's global Lua plugin folder
 #   libmrc0      libmrc.so.0 (the OCP MRC API)
 #   libmrc-dev   its headers, libmrc.so, lib_mrc.so, libmrc.pc, libmrc(3),
 #                the examples

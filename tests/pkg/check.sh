@@ -11,16 +11,24 @@
 #     dkms status, the module's version and vermagic, the DKMS source tree
 #     (the driver alone), mrcctl, its manual page and bash completion,
 #     libmrc's pkg-config file and manual page, and the examples built
-#     against the installed headers and library (libmrc.so, lib_mrc.so)
+#     against the installed headers and library (libmrc.so, lib_mrc.so);
+#     mrc-utils' boot configuration: mrc.service (on the packaged mrcctl,
+#     enabled, systemd-analyze verify clean, its condition false without
+#     /etc/mrc/mrc.conf, which the package does not install), mrc-generator,
+#     the example file; and its Wireshark dissector, which tshark loads by
+#     itself (no -X) and decodes every packet kind of test-pcap.py with
 #  3. a kernel upgrade: with the module removed from DKMS for that kernel,
 #     the hook a kernel package runs (/etc/kernel/postinst.d/dkms) builds
 #     and installs it again
 #  4. the VM, Debian's kernel with `tests/vm/run -M dkms`: the host's
 #     /lib/modules as the packages left it; tests/pkg/guest.sh checks that
 #     the DKMS module is the one loaded, then runs mrc_link.sh and mrcctl.sh
-#     (quick mode) with it and the packaged mrcctl
-#  5. apt purge: no file of the packages left, no DKMS state, the kernel's
-#     modules.dep as it was before
+#     (quick mode) with it and the packaged mrcctl, and mrc_boot.sh with the
+#     packaged unit and generator (the unit's ExecStart applies a
+#     /etc/mrc/mrc.conf: a device, its planes and path sets), and
+#     tests/pkg/walk.sh, README's "Install on a cluster node" on two nodes
+#  5. apt purge: no file of the packages left, no DKMS state, no unit
+#     enablement, the kernel's modules.dep as it was before
 # MRC_VM_LOCK=FILE: take flock FILE for the VM run only (a machine shared
 # with other VM users). Refuses to run when an mrc package is installed already (not this test's
 # to remove). Prints flat KTAP lines ("ok - ...", as guest-tests does, for
@@ -131,12 +139,46 @@ check "the examples build against the installed libmrc (-lmrc, and -l_mrc as OCP
 			[ "$(readlink -f "$lib")" = "/usr/lib/$3/libmrc.so.$4" ]
 		done' _ "$EX" "$OUT" "$MULTIARCH" "$VERSION"
 
-# 3. a kernel upgrade rebuilds it: with no build of mrc for the kernel (DKMS
-# state "added", as for a kernel just installed), the hook its package runs
+# mrc-utils' boot configuration and dissector
+UNIT=/lib/systemd/system/mrc.service
+GEN=/lib/systemd/system-generators/mrc-generator
+DOC=/usr/share/doc/mrc-utils/examples
+LUA=/usr/lib/$MULTIARCH/wireshark/plugins/mrc.lua
+check "mrc-utils: $UNIT on /usr/bin/mrcctl, $GEN, $DOC/mrc.conf, $LUA; no /etc/mrc/mrc.conf" \
+	bash -c 'set -e; dpkg -L mrc-utils | grep -Fx -e "$1" -e "$2" -e "$3/mrc.conf" -e "$4"
+		[ "$(dpkg -L mrc-utils | grep -cFx -e "$1" -e "$2" -e "$3/mrc.conf" -e "$4")" = 4 ]
+		grep "^Exec" "$1"
+		[ "$(grep -c "^ExecStart=/usr/bin/mrcctl apply /etc/mrc/mrc.conf$" "$1")" = 1 ]
+		[ -x "$2" ] && cmp "$2" tools/systemd/mrc-generator
+		cmp "$3/mrc.conf" tools/systemd/mrc.conf.example && cmp "$4" tools/wireshark/mrc.lua
+		! dpkg -L mrc-utils | grep "^/etc" && [ ! -e /etc/mrc/mrc.conf ]' _ "$UNIT" "$GEN" "$DOC" "$LUA"
+check "mrc.service: enabled by the package (multi-user.target wants it)" \
+	bash -c 'systemctl is-enabled mrc.service && [ "$(systemctl is-enabled mrc.service)" = enabled ] &&
+		[ "$(readlink /etc/systemd/system/multi-user.target.wants/mrc.service)" = "$1" ]' _ "$UNIT"
+check "mrc.service: without /etc/mrc/mrc.conf its conditions fail (skipped at boot, not failed)" \
+	bash -c 'mapfile -t c < <(grep "^Condition" "$1") && printf "%s\n" "${c[@]}" &&
+		[ "${c[*]}" = ConditionPathExists=/etc/mrc/mrc.conf ] && ! systemd-analyze condition "${c[@]}"' _ "$UNIT"
+check "systemd-analyze verify: the installed unit, alone and with the generator's drop-in for the example" \
+	bash -c 'set -e; rm -rf "$3/gen"; mkdir "$3/gen"
+		systemd-analyze verify "$1" >"$3/verify" 2>&1; cat "$3/verify"; [ ! -s "$3/verify" ]
+		MRC_CONF="$4/mrc.conf" "$2" "$3/gen" "$3/gen" "$3/gen"; cat "$3/gen/mrc.service.d/50-netdevs.conf"
+		grep -qx "After=sys-subsystem-net-devices-ens2f1.device" "$3/gen/mrc.service.d/50-netdevs.conf"
+		SYSTEMD_UNIT_PATH="$3/gen:" systemd-analyze verify mrc.service >"$3/verify" 2>&1
+		cat "$3/verify"; [ ! -s "$3/verify" ]' _ "$UNIT" "$GEN" "$OUT" "$DOC"
+check "tshark loads the installed mrc.lua by itself (tshark -G plugins, from its global Lua folder)" \
+	bash -c 'HOME=$2 tshark -G plugins 2>/dev/null | grep mrc.lua &&
+		HOME=$2 tshark -G plugins 2>/dev/null | awk -v f="$1" "\$1 == \"mrc.lua\" && \$NF == f { ok = 1 } END { exit !ok }"' \
+	_ "$LUA" "$OUT"
+check "tshark with no -X decodes every packet kind of test-pcap.py with it (tools/wireshark/test-pcap.py --installed)" \
+	tools/wireshark/test-pcap.py --installed
+
+# 3. a kernel upgrade rebuilds it: with no build of mrc for the kernel (as
+# for a kernel just installed; the module stays in DKMS's tree, added, or
+# built for the host's other kernels), the hook its package runs
 check "kernel upgrade: no build for $DKVER, then /etc/kernel/postinst.d/dkms $DKVER builds and installs it" \
 	bash -c 'dkms remove -m mrc -v "$1" -k "$2" && ! ls /lib/modules/"$2"/updates/dkms/mrc.ko* 2>/dev/null &&
-		{ dkms status -m mrc -v "$1" | grep -q ": added$" || dkms add -m mrc -v "$1"; } &&
-		dkms status -m mrc -v "$1" | grep ": added$" &&
+		{ dkms status -m mrc -v "$1" | grep -q . || dkms add -m mrc -v "$1"; } &&
+		dkms status -m mrc -v "$1" && ! dkms status -m mrc -v "$1" -k "$2" | grep -E ": (built|installed)$" &&
 		/etc/kernel/postinst.d/dkms "$2" && ls /lib/modules/"$2"/updates/dkms/mrc.ko* &&
 		dkms status -m mrc -v "$1" -k "$2" | grep -q ": installed$"' _ "$VERSION" "$DKVER"
 KO=$(ls /lib/modules/"$DKVER"/updates/dkms/mrc.ko* 2>/dev/null)
@@ -149,7 +191,9 @@ echo "# DKMS mrc.ko build ID $bid, the tree's $tbid"
 ${MRC_VM_LOCK:+flock "$MRC_VM_LOCK"} tests/vm/run -k distro -M dkms -n pkg -T 1500 -e MRC_QUICK=1 \
 	-e MRCCTL=/usr/bin/mrcctl -e TOPO_MRCCTL=/usr/bin/mrcctl \
 	-e MRC_PKG_BUILD_ID="$bid" -e MRC_PKG_TREE_BUILD_ID="$tbid" \
-	-e MRC_PKG_SUITES="tests/selftests/mrc_link.sh tests/selftests/mrcctl.sh" \
+	-e MRC_BOOT_UNIT=/lib/systemd/system/mrc.service \
+	-e MRC_BOOT_GENERATOR=/lib/systemd/system-generators/mrc-generator \
+	-e MRC_PKG_SUITES="tests/selftests/mrc_link.sh tests/selftests/mrcctl.sh tests/selftests/mrc_boot.sh tests/pkg/walk.sh" \
 	-e MRC_TEST_LOGS="$OUT/logs" -- tests/pkg/guest.sh >"$OUT/vm.out" 2>"$OUT/vm.err"
 rc=$?
 while IFS= read -r line; do
@@ -167,9 +211,13 @@ fi
 # 5. remove: the host as it was
 trap - EXIT
 check "apt purge of the four packages" purge
-check "nothing left: /usr/src/mrc-$VERSION, DKMS state, mrc.ko, mrcctl, libmrc" \
+check "nothing left: /usr/src/mrc-$VERSION, DKMS state, mrc.ko, mrcctl, libmrc, the unit and its enablement, mrc.lua" \
 	bash -c '! ls -d /usr/src/mrc-* /var/lib/dkms/mrc /lib/modules/*/updates/dkms/mrc.ko* /usr/bin/mrcctl \
-		/usr/lib/*/libmrc.so* /usr/include/mrc.h /usr/share/bash-completion/completions/mrcctl 2>/dev/null'
+		/usr/lib/*/libmrc.so* /usr/include/mrc.h /usr/share/bash-completion/completions/mrcctl \
+		/lib/systemd/system/mrc.service /lib/systemd/system-generators/mrc-generator \
+		/etc/systemd/system/*/mrc.service /var/lib/systemd/deb-systemd-helper-enabled/*mrc.service* \
+		/var/lib/systemd/deb-systemd-helper-enabled/*/mrc.service \
+		/usr/share/doc/mrc-utils /usr/lib/*/wireshark/plugins/mrc.lua 2>/dev/null'
 check "the kernel's module index as before (modules.dep of $DKVER)" \
 	bash -c '[ "$(md5sum <"$1")" = "$2" ]' _ "$DEP" "$dep_before"
 finish

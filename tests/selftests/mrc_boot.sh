@@ -11,7 +11,9 @@
 # (a plane under another number, a netdev that is another device's plane,
 # a path with another remote), name a missing netdev, or are broken (an
 # unknown keyword) fail with a message naming the file's line and change
-# nothing; the lines after a failed one do not run. mrc-generator makes the
+# nothing; the lines after a failed one do not run. A file that brings
+# profiles online (cc, EV format, exp and gen EV profiles) runs twice, and
+# a line asking an online profile for another setting fails, naming both. mrc-generator makes the
 # unit wait for the file's two netdevs; mrcctl dev del removes the device.
 #
 # The test runs in a mount namespace of its own, where /usr/sbin is an
@@ -20,19 +22,30 @@
 #
 #   ns: mrcboot on b0 (plane 0) and b1 (plane 1)   b0, b1 <-> veth peers
 #
+# MRC_BOOT_UNIT=FILE and MRC_BOOT_GENERATOR=FILE test an installed unit and
+# generator instead of the tree's (tests/pkg/check.sh: the mrc-utils
+# package's): the unit's command then runs as installed, no overlay, and
+# its mrcctl also reads the state back.
+#
 # MRC_QUICK=1 changes nothing: the suite is small (each apply is a few
 # mrcctl processes).
 source "$(dirname "$0")/lib.sh"
 require_root
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-UNIT=$REPO/tools/systemd/mrc.service
-MRCCTL=$REPO/tools/mrcctl/mrcctl
-[ -x "$MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit $KSFT_SKIP; }
+UNIT=${MRC_BOOT_UNIT:-$REPO/tools/systemd/mrc.service}
+GENERATOR=${MRC_BOOT_GENERATOR:-$REPO/tools/systemd/mrc-generator}
+if [ -n "${MRC_BOOT_UNIT:-}" ]; then
+	MRCCTL=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$UNIT" | head -1)
+	[ -x "$MRCCTL" ] || { echo "# $UNIT: no ExecStart, or its '$MRCCTL' is not there"; exit $KSFT_FAIL; }
+else
+	MRCCTL=$REPO/tools/mrcctl/mrcctl
+	[ -x "$MRCCTL" ] || { echo "# build mrcctl first (make mrcctl)"; exit $KSFT_SKIP; }
+fi
 if [ -z "${MRC_BOOT_MOUNTNS:-}" ]; then
 	MRC_BOOT_MOUNTNS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 
-ktap_header 20
+ktap_header 26
 TMP=$(mktemp -d)
 cleanup() {
 	cleanup_ns
@@ -51,10 +64,12 @@ read -ra unit_cmd <<<"$exec_start"
 ktap_info "ExecStart: ${unit_cmd[*]}"
 
 # /usr/sbin with this tree's mrcctl, seen only in this mount namespace
-mkdir -p "$TMP/sbin/u" "$TMP/sbin/w"
-cp "$MRCCTL" "$TMP/sbin/u/mrcctl"
-mount -t overlay overlay -o "lowerdir=/usr/sbin,upperdir=$TMP/sbin/u,workdir=$TMP/sbin/w" /usr/sbin ||
-	{ ktap_info "cannot overlay /usr/sbin"; exit $KSFT_FAIL; }
+if [ -z "${MRC_BOOT_UNIT:-}" ]; then
+	mkdir -p "$TMP/sbin/u" "$TMP/sbin/w"
+	cp "$MRCCTL" "$TMP/sbin/u/mrcctl"
+	mount -t overlay overlay -o "lowerdir=/usr/sbin,upperdir=$TMP/sbin/u,workdir=$TMP/sbin/w" /usr/sbin ||
+		{ ktap_info "cannot overlay /usr/sbin"; exit $KSFT_FAIL; }
+fi
 
 modprobe -q veth
 setup_ns bns
@@ -144,6 +159,51 @@ same_state() { [ -s "$TMP/state1" ] && state >"$TMP/state" && diff -u "$TMP/stat
 export -f same_state
 check "second run: the same device, planes and paths" same_state
 
+# profiles: a file that brings a cc profile, an EV format, an exp EV profile
+# (its EVs by replacement) and a gen one online runs twice; the second run
+# finds them online as its lines ask, and sends nothing the kernel refuses
+good_conf
+cat >>"$CONF" <<EOF
+cc profile set dev $DEV id 3 state offline algo nscc max_cwnd 262144 fi 16384 eta 4096
+cc profile set dev $DEV id 3 state online
+ev fmt set dev $DEV id 4 state offline mode stev widths 16,16
+ev fmt set dev $DEV id 4 state online
+ev profile set dev $DEV id 5 state offline mode exp count 4 fmt 4
+ev profile set dev $DEV id 5 replace - c0000001@1 replace - c0000002@2
+ev profile set dev $DEV id 5 replace - c0000003@1 replace - c0000004@2 denied replace c0000003@1 c0000005@1
+ev profile set dev $DEV id 5 state online min_active 1 events good,assumed_bad
+ev profile set dev $DEV id 6 state offline mode gen count 20 fmt 4 field 16:0xc000:0:7:0x7 field 16:0:0:0:0
+ev profile set dev $DEV id 6 state online min_active 1 events assumed_bad
+EOF
+# the profiles as mrcctl -j shows them, one JSON array each
+profiles() {
+	M -j cc profile show dev "$DEV" id 3 && M -j ev fmt show dev "$DEV" id 4 &&
+		M -j ev profile show dev "$DEV" id 5 entries &&
+		M -j ev profile show dev "$DEV" id 6 entries
+}
+export -f profiles
+unit
+check "profiles: first run succeeds" bash -c "[ $rc = 0 ] || { cat '$TMP/err'; false; }"
+# gen 6: 8 combinations on each of the 2 planes, fewer than the 20 asked
+check "profiles: online as the file has them, exp 5's EVs replaced in order" \
+	bash -c "profiles >'$TMP/prof1' && jq -se '
+		(.[0][0] | .state == \"online\" and .algo == \"nscc\" and .max_cwnd == 262144) and
+		(.[1][0] | .state == \"online\" and .widths == [16, 16]) and
+		(.[2][0] | .state == \"online\" and .count == 4 and
+			[.entries[] | [.ev_bytes[0:8], .port, .state]] ==
+			[[\"c0000001\", 1, \"GOOD\"], [\"c0000002\", 2, \"GOOD\"],
+			 [\"c0000005\", 1, \"GOOD\"], [\"c0000004\", 2, \"DENIED\"]]) and
+		(.[3][0] | .state == \"online\" and .count == 16)' '$TMP/prof1' >/dev/null"
+unit
+check "profiles: second run succeeds" bash -c "[ $rc = 0 ] || { cat '$TMP/err'; false; }"
+check "profiles: the same after it" bash -c "profiles | diff -u '$TMP/prof1' -"
+printf 'cc profile set dev %s id 3 max_cwnd 131072\n' "$DEV" >>"$CONF"
+unit
+check "profiles: a line with another setting: fails at its line, naming both values" \
+	bash -c "[ $rc = 1 ] && grep -qx 'mrcctl: $CONF:16: Error: $DEV: cc profile 3 is online with max_cwnd 262144, the line wants 131072; take it offline first' '$TMP/err' ||
+		{ cat '$TMP/err'; false; }"
+check "profiles: ... and changes nothing" bash -c "profiles | diff -u '$TMP/prof1' -"
+
 # conflicts: each file fails at its line and changes nothing
 cat >"$CONF" <<EOF
 dev add $DEV netdev b0
@@ -186,7 +246,7 @@ check "after every failed run: the same device, planes and paths" same_state
 
 # what the generator makes the unit wait for
 good_conf
-MRC_CONF=$CONF "$REPO/tools/systemd/mrc-generator" "$TMP/gen"
+MRC_CONF=$CONF "$GENERATOR" "$TMP/gen"
 check "mrc-generator: the unit waits for b0 and b1" \
 	bash -c "[ \"\$(grep -E '^(Wants|After)=' '$TMP/gen/mrc.service.d/50-netdevs.conf' | sort | paste -sd' ')\" = \
 		'After=sys-subsystem-net-devices-b0.device After=sys-subsystem-net-devices-b1.device Wants=sys-subsystem-net-devices-b0.device Wants=sys-subsystem-net-devices-b1.device' ]"

@@ -128,6 +128,67 @@ static int batch_read(struct batch *b, const char *file)
 	return ret;
 }
 
+/* the profile a profile line names, and whether it brings it online */
+struct profile_line {
+	const char *obj, *kind;	/* cc profile, ev fmt or ev profile */
+	const char *dev;
+	unsigned long long id;
+	bool online;
+};
+
+/*
+ * @l a profile line ("cc profile set", "ev fmt set", "ev profile set")?
+ * Its words are pairs, but for ev profile's "replace OLD NEW [ denied ]
+ * [ all ]"; a line that does not parse is its command's to refuse.
+ */
+static bool profile_line(const struct batch_line *l, struct profile_line *p)
+{
+	char **w = l->argv;
+	int i;
+
+	if (l->argc < 3 || strcmp(w[2], "set"))
+		return false;
+	if (!(!strcmp(w[0], "cc") && !strcmp(w[1], "profile")) &&
+	    !(!strcmp(w[0], "ev") && (!strcmp(w[1], "profile") ||
+				      !strcmp(w[1], "fmt"))))
+		return false;
+	memset(p, 0, sizeof(*p));
+	p->obj = w[0];
+	p->kind = w[1];
+	for (i = 3; i + 1 < l->argc;) {
+		if (!strcmp(w[i], "replace")) {
+			for (i += 3; i < l->argc && (!strcmp(w[i], "denied") ||
+						     !strcmp(w[i], "all"));)
+				i++;
+			continue;
+		}
+		if (!strcmp(w[i], "dev"))
+			p->dev = w[i + 1];
+		else if (!strcmp(w[i], "id"))
+			p->id = strtoull(w[i + 1], NULL, 0);
+		else if (!strcmp(w[i], "state"))
+			p->online = !strcmp(w[i + 1], "online");
+		i += 2;
+	}
+	return p->dev && p->id;
+}
+
+/* does a line after line @i bring the profile line @i names online? */
+static bool online_later(const struct batch *b, unsigned int i)
+{
+	struct profile_line p, q;
+	unsigned int j;
+
+	if (!profile_line(&b->l[i], &p))
+		return false;
+	for (j = i + 1; j < b->n; j++)
+		if (profile_line(&b->l[j], &q) && q.online &&
+		    !strcmp(p.obj, q.obj) && !strcmp(p.kind, q.kind) &&
+		    !strcmp(p.dev, q.dev) && p.id == q.id)
+			return true;
+	return false;
+}
+
 /* one line's command in a child: its exit status */
 static int batch_one(struct ctx *c, const struct batch *b,
 		     const struct batch_line *l)
@@ -156,6 +217,7 @@ static int batch_one(struct ctx *c, const struct batch *b,
 	if (!pid) {
 		snprintf(where, sizeof(where), "%s:%u: ", b->name, l->no);
 		err_where = where;
+		c->online_later = c->apply && online_later(b, l - b->l);
 		st = mrcctl_run(c, l->argc, l->argv);
 		mrcnl_close(&c->nl);
 		exit(st);

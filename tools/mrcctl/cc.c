@@ -235,6 +235,50 @@ static int cc_profile_show(struct ctx *c, int argc, char **argv)
 	return profile_show(c, &kind, cb_cc_profile, argc, argv);
 }
 
+/*
+ * apply, cc profile @id of @dev online: 0 if it has what @w asks, 1 after
+ * the error if not; -1 if it is not online (the line is sent)
+ */
+static int cc_profile_applied(struct ctx *c, const char *dev, uint64_t id,
+			      const struct cc_words *w)
+{
+	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
+	char buf[MNL_SOCKET_BUFFER_SIZE], what[40];
+	char have[APPLY_VAL_MAX], want[APPLY_VAL_MAX];
+	struct nlmsghdr *nlh, *pf;
+	const struct nlattr *a;
+	unsigned int i;
+	int ret = 0;
+
+	nlh = nl_msg(c, buf, MRC_CMD_CC_PROFILE_GET, 0, MRC_A_CC_DEV_NAME, dev);
+	mnl_attr_put_u64(nlh, MRC_A_CC_PROFILE_ID, id);
+	pf = apply_get_online(c, nlh, MRC_A_CC_PROFILE_STATE, MRC_A_CC_MAX);
+	if (!pf)
+		return -1;
+	nl_attrs(pf, tb, MRC_A_CC_MAX);
+	snprintf(what, sizeof(what), "cc profile %s", apply_num(id, have));
+	if (w->algo.set)
+		ret = apply_cmp(dev, what, "algo",
+				rec_enum_name(tb[MRC_A_CC_ALGO], cc_algos,
+					      ARRAY_SIZE(cc_algos)),
+				cc_algos[w->algo_id]);
+	a = tb[MRC_A_CC_DISABLE_QA];
+	if (!ret && w->noqa.set)
+		ret = apply_cmp(dev, what, "disable_qa",
+				nl_attr_ok(a, MNL_TYPE_U8) ?
+				apply_num(mnl_attr_get_u8(a), have) : NULL,
+				apply_num(w->noqa.u32, want));
+	for (i = 0; !ret && i < CC_KNOBS; i++) {
+		if (!w->knob[i].set)
+			continue;
+		ret = apply_cmp(dev, what, cc_knobs[i].key,
+				apply_u32(tb[cc_knobs[i].attr], have),
+				apply_num(w->knob[i].u32, want));
+	}
+	free(pf);
+	return ret;
+}
+
 /* cc profile set dev DEV id N [ state STATE ] [ algo ALGO ] [ KNOB VALUE ]... */
 static int cc_profile_set(struct ctx *c, int argc, char **argv)
 {
@@ -246,7 +290,9 @@ static int cc_profile_set(struct ctx *c, int argc, char **argv)
 	struct nlmsghdr *nlh;
 	struct cc_words w;
 	unsigned int n = 0, s = 0;
+	uint64_t pid;
 	bool any;
+	int ret;
 
 	args[n++] = &dev;
 	args[n++] = &id;
@@ -261,11 +307,16 @@ static int cc_profile_set(struct ctx *c, int argc, char **argv)
 		s = parse_profile_state("cc profile set", &state);
 	if (!any && !state.set)
 		die_usage("cc profile set: nothing to set");
+	pid = parse_profile_id("cc profile set", &id);
 	nl_open(c);
+	if (apply_keeps_online(c, state.set, s)) {
+		ret = cc_profile_applied(c, dev.str, pid, &w);
+		if (ret >= 0)
+			return ret;
+	}
 	nlh = nl_msg(c, buf, MRC_CMD_CC_PROFILE_SET, 0, MRC_A_CC_DEV_NAME,
 		     dev.str);
-	mnl_attr_put_u64(nlh, MRC_A_CC_PROFILE_ID,
-			 parse_profile_id("cc profile set", &id));
+	mnl_attr_put_u64(nlh, MRC_A_CC_PROFILE_ID, pid);
 	if (state.set)
 		mnl_attr_put_u32(nlh, MRC_A_CC_PROFILE_STATE, s);
 	cc_words_put(nlh, &w);

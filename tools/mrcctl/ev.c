@@ -303,21 +303,26 @@ static const struct {
 	{ "assumed_bad", MRC_EV_EVENT_ASSUMED_BAD },
 };
 
-/* an event mask as words: "good,assumed_bad", "none" */
-static void rec_ev_events(struct rec *r, const struct nlattr *a)
+/* an event mask as words, in @buf (32 bytes): "good,assumed_bad", "none" */
+static const char *ev_events_str(uint32_t m, char *buf)
 {
-	static char buf[32];
-	uint32_t m, i;
+	uint32_t i;
 
-	if (!nl_attr_ok(a, MNL_TYPE_U32))
-		return;
-	m = mnl_attr_get_u32(a);
 	buf[0] = 0;
 	for (i = 0; i < ARRAY_SIZE(ev_events); i++)
 		if (m & ev_events[i].bit)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-				 "%s%s", buf[0] ? "," : "", ev_events[i].name);
-	rec_str(r, "events", "events ", NULL, buf[0] ? buf : "none");
+			snprintf(buf + strlen(buf), 32 - strlen(buf), "%s%s",
+				 buf[0] ? "," : "", ev_events[i].name);
+	return buf[0] ? buf : "none";
+}
+
+static void rec_ev_events(struct rec *r, const struct nlattr *a)
+{
+	char buf[32];
+
+	if (nl_attr_ok(a, MNL_TYPE_U32))
+		rec_str(r, "events", "events ", NULL,
+			ev_events_str(mnl_attr_get_u32(a), buf));
 }
 
 /* the attributes of nest @nest, up to @max */
@@ -590,6 +595,7 @@ struct ev_repl {
 	uint8_t old[EV_BYTES_MAX], new[EV_BYTES_MAX];
 	uint32_t old_port, new_port;
 	bool denied, all;
+	const char *words[2];	/* OLD and NEW as given, for apply's errors */
 };
 
 /*
@@ -635,6 +641,8 @@ static int parse_ev_repl(const char *cmd, struct ev_repl *r, int argc,
 	memset(r, 0, sizeof(*r));
 	parse_ev_at(cmd, argv[1], true, r->old, &r->old_port);
 	parse_ev_at(cmd, argv[2], false, r->new, &r->new_port);
+	r->words[0] = argv[1];
+	r->words[1] = argv[2];
 	for (i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "denied") && !r->denied)
 			r->denied = true;
@@ -671,6 +679,178 @@ static void put_ev_field(struct nlmsghdr *nlh, const uint32_t *v)
 	mnl_attr_put_u32(nlh, MRC_A_EV_FIELD_MAX_VAL, v[3]);
 	mnl_attr_put_u32(nlh, MRC_A_EV_FIELD_MASK, v[4]);
 	mnl_attr_nest_end(nlh, nest);
+}
+
+/* fields as ev profile set takes them: "W:I:MIN:MAX:0xMASK W:..." */
+static void ev_fields_str(uint32_t (*f)[5], unsigned int n, char *buf,
+			  size_t len)
+{
+	unsigned int i;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && at < len; i++)
+		at += snprintf(buf + at, len - at, "%s%u:%u:%u:%u:0x%x",
+			       i ? " " : "", f[i][0], f[i][1], f[i][2], f[i][3],
+			       f[i][4]);
+}
+
+/* what an ev profile set line gives, as apply compares it */
+struct ev_line {
+	const struct arg *mode, *count, *min_active, *events, *fmt;
+	uint32_t m, mask;
+	uint64_t fid;
+	uint32_t (*fields)[5];
+	unsigned int nfields, nrepl;
+	const struct ev_repl *repl;
+};
+
+/* a place of an online profile's EV array */
+struct ev_place {
+	uint8_t val[EV_BYTES_MAX];
+	uint32_t port;
+};
+
+/*
+ * Are @l's replacements done in the EV array @e (@n places)? Undone from
+ * the last: each needs a place holding its NEW@PORT (with all, every
+ * such place), which goes back to OLD@PORT, as the kernel made it (all
+ * or none of a line's). The state of the EV (denied) is not compared:
+ * ev set and the profile's events change it. The replacement not done,
+ * or NULL.
+ */
+static const struct ev_repl *ev_repl_undo(const struct ev_line *l,
+					  struct ev_place *e, unsigned int n)
+{
+	const struct ev_repl *r;
+	unsigned int i, j, hits;
+
+	for (j = l->nrepl; j-- > 0;) {
+		r = &l->repl[j];
+		for (i = 0, hits = 0; i < n && (r->all || !hits); i++) {
+			if (e[i].port != r->new_port ||
+			    memcmp(e[i].val, r->new, EV_BYTES_MAX))
+				continue;
+			memcpy(e[i].val, r->old, EV_BYTES_MAX);
+			e[i].port = r->old_port;
+			hits++;
+		}
+		if (!hits)
+			return r;
+	}
+	return NULL;
+}
+
+/* @pf's fields in @f, and its EV array in @e (@ne places): how many fields */
+static unsigned int ev_profile_lists(const struct nlmsghdr *pf,
+				     uint32_t (*f)[5], struct ev_place *e,
+				     unsigned int *ne)
+{
+	static const uint16_t keys[5] = {
+		MRC_A_EV_FIELD_WIDTH, MRC_A_EV_FIELD_INIT_VAL,
+		MRC_A_EV_FIELD_MIN_VAL, MRC_A_EV_FIELD_MAX_VAL,
+		MRC_A_EV_FIELD_MASK,
+	};
+	const struct nlattr *tb[NL_ATTR_MAX + 1], *a, *b;
+	unsigned int nf = 0, k;
+	size_t len;
+
+	*ne = 0;
+	mnl_attr_for_each(a, pf, sizeof(struct genlmsghdr)) {
+		memset(tb, 0, sizeof(tb));
+		if (mnl_attr_get_type(a) == MRC_A_EV_FIELD &&
+		    nf < MRC_MAX_EV_FIELDS) {
+			nl_nested(a, tb, MRC_A_EV_FIELD_MAX);
+			for (k = 0; k < 5; k++)
+				f[nf][k] = nl_u32(tb[keys[k]]);
+			nf++;
+		} else if (mnl_attr_get_type(a) == MRC_A_EV_ENTRY &&
+			   *ne < MRC_MAX_EVS) {
+			nl_nested(a, tb, MRC_A_EV_ENTRY_MAX);
+			b = tb[MRC_A_EV_ENTRY_EV_BYTES];
+			len = b ? mnl_attr_get_payload_len(b) : 0;
+			memset(e[*ne].val, 0, EV_BYTES_MAX);
+			if (b)
+				memcpy(e[*ne].val, mnl_attr_get_payload(b),
+				       len < EV_BYTES_MAX ? len : EV_BYTES_MAX);
+			e[(*ne)++].port = nl_u32(tb[MRC_A_EV_ENTRY_PORT]);
+		}
+	}
+	return nf;
+}
+
+/*
+ * apply, EV profile @id of @dev online: 0 if it has what @l asks, 1 after
+ * the error if not; -1 if it is not online (the line is sent). A gen
+ * profile's count is the most places the line asks for: going online
+ * fills fewer when its fields' ranges times the planes are fewer.
+ */
+static int ev_profile_applied(struct ctx *c, const char *dev, uint64_t id,
+			      const struct ev_line *l)
+{
+	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
+	char buf[MNL_SOCKET_BUFFER_SIZE], what[40];
+	char have[MRC_MAX_EV_FIELDS * 56], want[sizeof(have)];
+	uint32_t hf[MRC_MAX_EV_FIELDS][5];
+	struct ev_place *e = xrealloc(NULL, MRC_MAX_EVS * sizeof(*e));
+	const struct ev_repl *r;
+	struct nlmsghdr *nlh, *pf;
+	unsigned int nf, ne;
+	const char *h;
+	int ret = 0;
+
+	nlh = nl_msg(c, buf, MRC_CMD_EV_PROFILE_GET, 0, MRC_A_EV_DEV_NAME, dev);
+	mnl_attr_put_u64(nlh, MRC_A_EV_PROFILE_ID, id);
+	if (l->nrepl)
+		mnl_attr_put(nlh, MRC_A_EV_ENTRIES, 0, NULL);
+	pf = apply_get_online(c, nlh, MRC_A_EV_PROFILE_STATE, MRC_A_EV_MAX);
+	if (!pf) {
+		free(e);
+		return -1;
+	}
+	nl_attrs(pf, tb, MRC_A_EV_MAX);
+	snprintf(what, sizeof(what), "ev profile %s", apply_num(id, have));
+	if (l->mode->set)
+		ret = apply_cmp(dev, what, "mode",
+				rec_enum_name(tb[MRC_A_EV_PROFILE_MODE], ev_modes,
+					      ARRAY_SIZE(ev_modes)),
+				ev_modes[l->m]);
+	if (!ret && l->count->set) {
+		h = apply_u32(tb[MRC_A_EV_PROFILE_COUNT], have);
+		apply_num(l->count->u32, want);
+		if (h && nl_u32(tb[MRC_A_EV_PROFILE_MODE]) == MRC_EV_PROFILE_MODE_GEN &&
+		    nl_u32(tb[MRC_A_EV_PROFILE_COUNT]) <= l->count->u32)
+			h = want;
+		ret = apply_cmp(dev, what, "count", h, want);
+	}
+	if (!ret && l->min_active->set)
+		ret = apply_cmp(dev, what, "min_active",
+				apply_u32(tb[MRC_A_EV_PROFILE_MIN_ACTIVE], have),
+				apply_num(l->min_active->u32, want));
+	if (!ret && l->events->set)
+		ret = apply_cmp(dev, what, "events",
+				nl_attr_ok(tb[MRC_A_EV_EVENT_MASK], MNL_TYPE_U32) ?
+				ev_events_str(nl_u32(tb[MRC_A_EV_EVENT_MASK]), have) :
+				NULL, ev_events_str(l->mask, want));
+	if (!ret && l->fmt->set)
+		ret = apply_cmp(dev, what, "fmt", tb[MRC_A_EV_FMT_ID] ?
+				apply_num(nl_attr_uint(tb[MRC_A_EV_FMT_ID]), have) :
+				NULL, apply_num(l->fid, want));
+	nf = ev_profile_lists(pf, hf, e, &ne);
+	if (!ret && l->nfields) {
+		ev_fields_str(hf, nf, have, sizeof(have));
+		ev_fields_str(l->fields, l->nfields, want, sizeof(want));
+		ret = apply_cmp(dev, what, "fields", nf ? have : NULL, want);
+	}
+	r = ret ? NULL : ev_repl_undo(l, e, ne);
+	if (r) {
+		pr_err("Error: %s: %s is online and no place of its EV array holds %s (replace %s %s); take it offline first\n",
+		       dev, what, r->words[1], r->words[0], r->words[1]);
+		ret = 1;
+	}
+	free(pf);
+	free(e);
+	return ret;
 }
 
 /* a replacement's room in a request, with room to spare */
@@ -745,6 +925,20 @@ static int ev_profile_set(struct ctx *c, int argc, char **argv)
 	if (fmt.set)
 		fid = parse_profile_id(cmd, &fmt);
 	nl_open(c);
+	if (apply_keeps_online(c, state.set, st)) {
+		struct ev_line l = {
+			.mode = &mode, .count = &count, .min_active = &min_active,
+			.events = &events, .fmt = &fmt, .m = m, .mask = mask,
+			.fid = fid, .fields = fields, .nfields = nfields,
+			.repl = repl, .nrepl = nrepl,
+		};
+
+		ret = ev_profile_applied(c, dev.str, pid, &l);
+		if (ret >= 0) {
+			free(repl);
+			return ret;
+		}
+	}
 	buf = xrealloc(NULL, MNL_SOCKET_BUFFER_SIZE + nrepl * EV_REPL_MSG);
 	nlh = nl_msg(c, buf, MRC_CMD_EV_PROFILE_SET, 0, MRC_A_EV_DEV_NAME,
 		     dev.str);

@@ -5,6 +5,7 @@
  * packet (mode) and the widths of their fields
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mrcctl.h"
@@ -79,6 +80,60 @@ static unsigned int parse_widths(const char *cmd, const char *s,
 	}
 }
 
+/* @n widths as ev fmt set takes them: "32,16,80" */
+static void fmt_widths_str(const uint32_t *w, unsigned int n, char *buf,
+			   size_t len)
+{
+	unsigned int i;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && at < len; i++)
+		at += snprintf(buf + at, len - at, "%s%u", i ? "," : "", w[i]);
+}
+
+/*
+ * apply, format @id of @dev online: 0 if it has the mode @m (if @mode_set)
+ * and the @n widths @w (if any) asked, 1 after the error if not; -1 if it
+ * is not online (the line is sent)
+ */
+static int fmt_applied(struct ctx *c, const char *dev, uint64_t id,
+		       bool mode_set, uint32_t m, const uint32_t *w,
+		       unsigned int n)
+{
+	const struct nlattr *tb[NL_ATTR_MAX + 1] = {};
+	char buf[MNL_SOCKET_BUFFER_SIZE], what[40];
+	char have[MRC_MAX_EV_FIELDS * 4 + 1], want[sizeof(have)];
+	uint32_t hw[MRC_MAX_EV_FIELDS];
+	struct nlmsghdr *nlh, *fmt;
+	const struct nlattr *a;
+	unsigned int hn = 0;
+	int ret = 0;
+
+	nlh = nl_msg(c, buf, MRC_CMD_EV_FMT_GET, 0, MRC_A_EV_DEV_NAME, dev);
+	mnl_attr_put_u64(nlh, MRC_A_EV_FMT_ID, id);
+	fmt = apply_get_online(c, nlh, MRC_A_EV_PROFILE_STATE, MRC_A_EV_MAX);
+	if (!fmt)
+		return -1;
+	nl_attrs(fmt, tb, MRC_A_EV_MAX);
+	snprintf(what, sizeof(what), "ev fmt %s", apply_num(id, have));
+	if (mode_set)
+		ret = apply_cmp(dev, what, "mode",
+				rec_enum_name(tb[MRC_A_EV_FMT_MODE], fmt_modes,
+					      ARRAY_SIZE(fmt_modes)),
+				fmt_modes[m]);
+	mnl_attr_for_each(a, fmt, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == MRC_A_EV_FMT_WIDTH &&
+		    nl_attr_ok(a, MNL_TYPE_U32) && hn < MRC_MAX_EV_FIELDS)
+			hw[hn++] = mnl_attr_get_u32(a);
+	fmt_widths_str(hw, hn, have, sizeof(have));
+	fmt_widths_str(w, n, want, sizeof(want));
+	if (!ret && n)
+		ret = apply_cmp(dev, what, "widths", hn ? have : NULL, want);
+	free(fmt);
+	return ret;
+}
+
 /*
  * ev fmt set dev DEV id N [ state STATE ] [ mode MODE ] [ widths W,W... ]:
  * the kernel checks the rest (what each state needs, the widths' sum for
@@ -98,6 +153,7 @@ static int fmt_set(struct ctx *c, int argc, char **argv)
 	struct nlmsghdr *nlh;
 	unsigned int n = 0, i;
 	uint64_t fid;
+	int ret;
 
 	parse_args(cmd, args, argc, argv);
 	parse_need(cmd, &dev);
@@ -112,6 +168,11 @@ static int fmt_set(struct ctx *c, int argc, char **argv)
 	if (widths.set)
 		n = parse_widths(cmd, widths.str, w);
 	nl_open(c);
+	if (apply_keeps_online(c, state.set, st)) {
+		ret = fmt_applied(c, dev.str, fid, mode.set, m, w, n);
+		if (ret >= 0)
+			return ret;
+	}
 	nlh = nl_msg(c, buf, MRC_CMD_EV_FMT_SET, 0, MRC_A_EV_DEV_NAME, dev.str);
 	mnl_attr_put_u64(nlh, MRC_A_EV_FMT_ID, fid);
 	if (state.set)

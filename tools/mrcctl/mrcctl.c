@@ -168,9 +168,11 @@ static void usage(FILE *f)
 	      "the file and line; it stops at the first failed line unless -force.\n"
 	      "apply FILE runs FILE as -batch does, but makes it so: dev add, plane\n"
 	      "add, path add and fabric load succeed when what they add is there\n"
-	      "already, identical, and fail naming what is there when it differs, so\n"
-	      "running a file twice gives the same state (/etc/mrc/mrc.conf, applied\n"
-	      "at boot by mrc.service).\n"
+	      "already, identical, and fail naming what is there when it differs;\n"
+	      "a profile set line on an online profile (or format) that it leaves\n"
+	      "online succeeds, sending nothing, when the profile has what it asks,\n"
+	      "and fails naming what differs; so running a file twice gives the same\n"
+	      "state (/etc/mrc/mrc.conf, applied at boot by mrc.service).\n"
 	      "See mrcctl(8).\n", f);
 }
 

@@ -2,8 +2,9 @@
 /*
  * mrcctl: what its files share. mrcctl.c: main, the commands, help;
  * parse.c: the command line's words; batch.c: commands from a file (-batch,
- * apply); rec.c: records, printed as text or JSON; nl.c: requests and their
- * errors over mrcnl, the netlink client mrcctl shares with libmrc; then one
+ * apply); apply.c: apply's profile lines on online profiles; rec.c:
+ * records, printed as text or JSON; nl.c: requests and their errors over
+ * mrcnl, the netlink client mrcctl shares with libmrc; then one
  * file an object: dev.c (and planes), link.c (dev add and del, over RDMA
  * netlink), path.c, ev.c (and EV profiles), fmt.c (EV format profiles),
  * cc.c, stats.c, monitor.c, fabric.c, probe.c.
@@ -58,6 +59,8 @@ struct ctx {
 	const char *dev;	/* device asked for, if a reply omits its name */
 	bool apply;		/* mrcctl apply: an add of what is there already,
 				 * identical, succeeds (batch.c) */
+	bool online_later;	/* apply: a later line of the file brings the
+				 * profile of this profile line online */
 	bool force;		/* -force: a batch goes on after a failed line */
 };
 
@@ -73,6 +76,18 @@ int mrcctl_run(struct ctx *c, int argc, char **argv);
 
 int batch_run(struct ctx *c, const char *file);
 int apply_run(struct ctx *c, int argc, char **argv);
+
+/* ---- apply.c: apply's profile lines on an online profile ------------ */
+
+#define APPLY_VAL_MAX	32	/* a value apply_u32() and apply_num() write */
+
+bool apply_keeps_online(const struct ctx *c, bool state_set, uint32_t state);
+struct nlmsghdr *apply_get_online(struct ctx *c, struct nlmsghdr *nlh,
+				  uint16_t state_attr, unsigned int max);
+int apply_cmp(const char *dev, const char *what, const char *key,
+	      const char *have, const char *want);
+const char *apply_u32(const struct nlattr *a, char *buf);
+const char *apply_num(uint64_t v, char *buf);
 
 /* ---- parse.c: words and keyword arguments --------------------------- */
 

@@ -760,6 +760,93 @@ check "-force apply: ... the line after it ran" grep -qx "cmd=2 2=mrc0 6=32" "$M
 expect "apply without FILE: usage" 2 /dev/null "apply: missing FILE" -- apply
 expect "apply: one FILE" 2 /dev/null 'apply: unexpected argument "x"' -- apply "$tmp/apply" x
 
+# ---- apply's profile lines (test-nlmock.c: cc profile 3, format 3 and EV
+# profile 5 online; MOCK_PROFILES_INIT=1 finds them in init): a file that
+# brings them online sends its sets on the first run, and on the second,
+# finding them online as its lines ask, only gets
+cat >"$tmp/apply" <<'EOF'
+cc profile set dev mrc0 id 3 state offline algo nscc base_rtt 12000 gamma 800 qa_gate 3
+cc profile set dev mrc0 id 3 state online
+ev fmt set dev mrc0 id 3 state offline mode srv6 widths 32,16,80
+ev fmt set dev mrc0 id 3 state online
+ev profile set dev mrc0 id 5 state offline mode exp count 4 fmt 3 field 16:0:0:0:0xffff field 16:0:0:0:0xffff
+ev profile set dev mrc0 id 5 replace - c0011234@1 replace - c0025678@2 denied replace - 0@1
+ev profile set dev mrc0 id 5 state online min_active 1 events good,assumed_bad
+EOF
+MOCK_PROFILES_INIT=1 sent "apply, profiles in init: a get, then the set, a line" \
+"cmd=18 2=mrc0 26=3
+cmd=19 2=mrc0 26=3 27=1 3=1 4=12000 10=800 12=3
+cmd=18 2=mrc0 26=3
+cmd=19 2=mrc0 26=3 27=2
+cmd=24 2=mrc0 30=3
+cmd=25 2=mrc0 30=3 24=1 31=1 32=32 32=16 32=80
+cmd=24 2=mrc0 30=3
+cmd=25 2=mrc0 30=3 24=2
+cmd=20 2=mrc0 23=5
+cmd=21 2=mrc0 23=5 24=1 25=1 26=4 30=3 34={1=16 2=0 3=0 4=0 5=65535} 34={1=16 2=0 3=0 4=0 5=65535}
+cmd=20 2=mrc0 23=5 36=
+cmd=21 2=mrc0 23=5 35={2=00/32 3=0 5=c0011234/32 6=1} 35={2=00/32 3=0 5=c0025678/32 6=2 4=3} 35={2=00/32 3=0 5=00/32 6=1}
+cmd=20 2=mrc0 23=5
+cmd=21 2=mrc0 23=5 24=2 27=1 28=3" -- apply "$tmp/apply"
+sent "apply, profiles online as the lines ask: gets only (the EV array's with replacements), exit 0" \
+"cmd=18 2=mrc0 26=3
+cmd=18 2=mrc0 26=3
+cmd=24 2=mrc0 30=3
+cmd=24 2=mrc0 30=3
+cmd=20 2=mrc0 23=5
+cmd=20 2=mrc0 23=5 36=
+cmd=20 2=mrc0 23=5" -- apply "$tmp/apply"
+sed -n '1p;3p;5,7p' "$tmp/apply" >"$tmp/apply2"
+sent "-batch of the same: the sets, no gets" \
+"cmd=19 2=mrc0 26=3 27=1 3=1 4=12000 10=800 12=3
+cmd=25 2=mrc0 30=3 24=1 31=1 32=32 32=16 32=80
+cmd=21 2=mrc0 23=5 24=1 25=1 26=4 30=3 34={1=16 2=0 3=0 4=0 5=65535} 34={1=16 2=0 3=0 4=0 5=65535}
+cmd=21 2=mrc0 23=5 35={2=00/32 3=0 5=c0011234/32 6=1} 35={2=00/32 3=0 5=c0025678/32 6=2 4=3} 35={2=00/32 3=0 5=00/32 6=1}
+cmd=21 2=mrc0 23=5 24=2 27=1 28=3" -- -batch "$tmp/apply2"
+printf 'cc profile set dev mrc0 id 3 state offline\n' >"$tmp/apply2"
+sent "apply: state offline without a later line bringing it online: sent, the kernel's to refuse" \
+"cmd=19 2=mrc0 26=3 27=1" -- apply "$tmp/apply2"
+# apply_differs DESC LINE WANT_STDERR: LINE alone fails, exit 1, sending no set
+apply_differs() {
+	printf '# an online profile\n%s\n' "$2" >"$tmp/apply2"
+	: >"$MOCK_LOG"
+	expect "apply: $1" 1 /dev/null "mrcctl: $tmp/apply2:2: Error: mrc0: $3; take it offline first" -- \
+		apply "$tmp/apply2"
+	grep -q '^cmd=\(19\|21\|25\) ' "$MOCK_LOG" && not_ok "apply: $1: no set" "$(cat "$MOCK_LOG")"
+}
+apply_differs "cc profile, another knob: names it, both values" "cc profile set dev mrc0 id 3 gamma 500" \
+	"cc profile 3 is online with gamma 800, the line wants 500"
+apply_differs "cc profile, a knob it has not" "cc profile set dev mrc0 id 3 state online max_cwnd 5000" \
+	"cc profile 3 is online without max_cwnd, the line wants 5000"
+apply_differs "cc profile, another algo" "cc profile set dev mrc0 id 3 algo none" \
+	"cc profile 3 is online with algo nscc, the line wants none"
+apply_differs "ev fmt, other widths" "ev fmt set dev mrc0 id 3 widths 32,16" \
+	"ev fmt 3 is online with widths 32,16,80, the line wants 32,16"
+apply_differs "ev fmt, another mode" "ev fmt set dev mrc0 id 3 mode stev state online" \
+	"ev fmt 3 is online with mode srv6, the line wants stev"
+apply_differs "ev profile, another count" "ev profile set dev mrc0 id 5 count 8" \
+	"ev profile 5 is online with count 4, the line wants 8"
+apply_differs "ev profile, other events" "ev profile set dev mrc0 id 5 events good" \
+	"ev profile 5 is online with events good,assumed_bad, the line wants good"
+apply_differs "ev profile, another fmt" "ev profile set dev mrc0 id 5 fmt 4" \
+	"ev profile 5 is online with fmt 3, the line wants 4"
+apply_differs "ev profile, other fields" "ev profile set dev mrc0 id 5 field 16:0:0:0:0xff" \
+	"ev profile 5 is online with fields 16:0:0:0:0xffff 16:0:0:0:0xffff, the line wants 16:0:0:0:0xff"
+apply_differs "ev profile, a replacement not done" "ev profile set dev mrc0 id 5 replace - c0099999@1" \
+	"ev profile 5 is online and no place of its EV array holds c0099999@1 (replace - c0099999@1)"
+apply_differs "ev profile, a replacement after one done: undone in turn" \
+	"ev profile set dev mrc0 id 5 replace - c0011234@1 replace c0011234@1 c0011235@1" \
+	"ev profile 5 is online and no place of its EV array holds c0011235@1 (replace c0011234@1 c0011235@1)"
+apply_differs "ev profile, one copy more than the array holds" \
+	"ev profile set dev mrc0 id 5 replace - c0011234@1 replace - c0011234@1" \
+	"ev profile 5 is online and no place of its EV array holds c0011234@1 (replace - c0011234@1)"
+printf 'ev profile set dev mrc0 id 5 replace - aa@1 replace aa@1 c0011234@1 all\n' >"$tmp/apply2"
+sent "apply: a chain of replacements, done: undone from the last" "cmd=20 2=mrc0 23=5 36=" -- apply "$tmp/apply2"
+printf 'ev profile set dev mrc0 id 5 replace - aa@1\nev profile set dev mrc0 id 5 replace aa@1 c0011234@1\n' >"$tmp/apply2"
+expect "apply: ... but not across lines: the EV a later line replaces is not found (mrcctl(8))" 1 /dev/null \
+	"mrcctl: $tmp/apply2:1: Error: mrc0: ev profile 5 is online and no place of its EV array holds aa@1 (replace - aa@1)" -- \
+	apply "$tmp/apply2"
+
 # ---- -n NETNS ----------------------------------------------------------
 : >"$MOCK_LOG"
 expect "-n: an unknown namespace: a clear error, exit 1" 1 /dev/null \

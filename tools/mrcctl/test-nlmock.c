@@ -23,6 +23,8 @@
  *   MOCK_PATH_EXISTS=1   a path add fails with EEXIST, and a path dump then
  *                        shows the path it asked for (apply's second run)
  *   MOCK_RDMA_ERR=ERRNO  fail RDMA netlink requests (dev add, dev del)
+ *   MOCK_PROFILES_INIT=1 a get of one cc profile, format or EV profile finds
+ *                        it in init (apply's first run)
  *
  * RDMA netlink requests (NETLINK_RDMA: NEWLINK, DELLINK) are logged as
  * "rdma cmd=N TYPE=VALUE...", and acknowledged.
@@ -710,6 +712,29 @@ static void ep_probe_end(void)
 	push();
 }
 
+/* cc profile 3: online, nscc, some of its knobs */
+static void get_cc_profile(void)
+{
+	const struct nlattr *id = req_attr(MRC_A_CC_PROFILE_ID);
+
+	if (getenv("MOCK_PROFILES_INIT") || !id || mnl_attr_get_u64(id) != 3) {
+		put_ack(-ENOENT, "profile is in init");
+		return;
+	}
+	genl_reply(MRC_CMD_CC_PROFILE_GET);
+	mnl_attr_put_strz(cur, MRC_A_CC_DEV_NAME, "mrc0");
+	mnl_attr_put_u32(cur, MRC_A_CC_ALGO, MRC_CC_ALGO_NSCC);
+	mnl_attr_put_u64(cur, MRC_A_CC_PROFILE_ID, 3);
+	mnl_attr_put_u32(cur, MRC_A_CC_PROFILE_STATE, MRC_CC_PROFILE_STATE_ONLINE);
+	mnl_attr_put_u32(cur, MRC_A_CC_PROFILE_QPS, 1);
+	mnl_attr_put_u32(cur, MRC_A_CC_QA_GATE, 3);
+	mnl_attr_put_u8(cur, MRC_A_CC_DISABLE_QA, 0);
+	mnl_attr_put_u32(cur, MRC_A_CC_BASE_RTT, 12000);
+	mnl_attr_put_u32(cur, MRC_A_CC_GAMMA, 800);
+	push();
+	put_ack(0, NULL);
+}
+
 /* a get of one format or EV profile: the reply and the ack, or ENOENT */
 static void get_profile(uint8_t cmd)
 {
@@ -723,8 +748,9 @@ static void get_profile(uint8_t cmd)
 		put_ack(-ENODEV, "no such mrc device");
 		return;
 	}
-	if (cmd == MRC_CMD_EV_FMT_GET ? put_fmt(dev, n) :
-	    put_ev_profile(dev, n, req_attr(MRC_A_EV_ENTRIES))) {
+	if (!getenv("MOCK_PROFILES_INIT") &&
+	    (cmd == MRC_CMD_EV_FMT_GET ? put_fmt(dev, n) :
+	     put_ev_profile(dev, n, req_attr(MRC_A_EV_ENTRIES)))) {
 		put_ack(0, NULL);
 		return;
 	}
@@ -766,6 +792,8 @@ static void answer_mrc(void)
 	} else if (g->cmd == MRC_CMD_EV_FMT_GET ||
 		   g->cmd == MRC_CMD_EV_PROFILE_GET) {
 		get_profile(g->cmd);
+	} else if (g->cmd == MRC_CMD_CC_PROFILE_GET) {
+		get_cc_profile();
 	} else if (g->cmd != MRC_CMD_DEV_GET) {
 		put_ack(0, NULL);
 	} else if (d < 0) {

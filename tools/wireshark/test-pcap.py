@@ -9,7 +9,10 @@ on real traffic; this covers what that traffic lacks (atomics, TSETH,
 immediate data, invalidation, NAKs, IPv4, stale-length trimming, bad
 input). Prints KTAP; exit status 1 on any failure.
 
-    test-pcap.py [--keep FILE.pcap]
+    test-pcap.py [--installed] [--keep FILE.pcap]
+
+--installed: tshark without -X, so with the mrc.lua it loads by itself
+from its global Lua plugin folder (the mrc-utils package's; tests/pkg).
 """
 import os
 import struct
@@ -296,13 +299,18 @@ def pcap(path, frames):
 
 def main():
     cs = cases()
-    keep = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--keep" else None
+    args = sys.argv[1:]
+    installed = "--installed" in args
+    if installed:
+        args.remove("--installed")
+    keep = args[1] if len(args) > 1 and args[0] == "--keep" else None
     fields = sorted({k for _, _, want in cs for k in want} | {"_ws.malformed", "_ws.expert.severity"})
     with tempfile.TemporaryDirectory() as d:
         path = keep or os.path.join(d, "mrc.pcap")
         pcap(path, [fr for _, fr, _ in cs])
         env = dict(os.environ, HOME=d)  # no personal plugins or preferences
-        cmd = ["tshark", "-n", "-X", "lua_script:" + LUA, "-o", "udp.ignore_ipv6_zero_checksum:TRUE",
+        lua = [] if installed else ["-X", "lua_script:" + LUA]
+        cmd = ["tshark", "-n"] + lua + ["-o", "udp.ignore_ipv6_zero_checksum:TRUE",
                "-r", path, "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a",
                "-E", "aggregator=,"]
         for f in fields:
