@@ -637,6 +637,7 @@ int mrc_mr_check(struct mrc_dev *mdev, struct mrc_mr *mr, struct ib_pd *pd,
 		 u64 va, u32 len, int access);
 int mrc_mr_atomic(struct mrc_mr *mr, u64 va, u8 opcode, u64 swap_add,
 		  u64 comp, u64 *orig);
+u8 mrc_mr_mpe(struct mrc_qp *qp, const struct mrc_rd_req *rq);
 int mrc_sge_copy(struct mrc_dev *mdev, struct ib_pd *pd,
 		 const struct rxe_sge *sge, u32 nsge, u32 off, void *buf,
 		 u32 len, bool to_mr);

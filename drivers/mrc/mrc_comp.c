@@ -35,6 +35,10 @@ static enum ib_wc_opcode wc_opcode(u32 op)
 		return IB_WC_COMP_SWAP;
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return IB_WC_FETCH_ADD;
+	case IB_WR_FLUSH:
+		return IB_WC_FLUSH;
+	case IB_WR_ATOMIC_WRITE:
+		return IB_WC_ATOMIC_WRITE;
 	case IB_WR_LOCAL_INV:
 		return IB_WC_LOCAL_INV;
 	case IB_WR_REG_MR:
@@ -346,12 +350,19 @@ static void rd_response(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	if (pkt->opcode == MRC_OP_ATOMIC_ACK) {
 		u64 orig = mrc_atmack_orig(mrc_pkt_hdr(pkt, MRC_H_ATMACK));
 
-		if (!m->rd_atomic || m->opcode == IB_WR_RDMA_READ)
+		if (m->opcode != IB_WR_ATOMIC_CMP_AND_SWP &&
+		    m->opcode != IB_WR_ATOMIC_FETCH_AND_ADD)
 			goto bad;
 		rcu_read_lock();
 		err = mrc_sge_copy(qp->mdev, qp->ibqp.pd, w->dma.sge,
 				   w->dma.num_sge, 0, &orig, 8, true);
 		rcu_read_unlock();
+	} else if (m->opcode == IB_WR_FLUSH ||
+		   m->opcode == IB_WR_ATOMIC_WRITE) {
+		/* IBA: done, and said so by an empty READ response */
+		if (pkt->opcode != MRC_OP_READ_RESP_ONLY || pkt->paylen)
+			goto bad;
+		err = 0;
 	} else {
 		if (m->opcode != IB_WR_RDMA_READ)
 			goto bad;

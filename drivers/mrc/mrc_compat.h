@@ -153,6 +153,42 @@ static inline __printf(1, 2) const char *mrc_compat_fmt_msg(const char *fmt, ...
 } while (0)
 #endif
 
+/*
+ * 6.2: RDMA FLUSH and ATOMIC WRITE, and the FLUSH fields of the rxe ABI's
+ * send WQE. Before, the verbs have neither: the constants keep their ABI
+ * values, no device capability is claimed, and the core refuses MRs with
+ * FLUSH access; an ATOMIC WRITE a provider posts still works.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define IB_WR_FLUSH			14
+#define IB_WR_ATOMIC_WRITE		15
+#define IB_WC_FLUSH			8
+#define IB_WC_ATOMIC_WRITE		9
+#define IB_ACCESS_FLUSH_GLOBAL		BIT(8)
+#define IB_ACCESS_FLUSH_PERSISTENT	BIT(9)
+#define IB_DEVICE_FLUSH_GLOBAL		0
+#define IB_DEVICE_ATOMIC_WRITE		0
+#define IB_FLUSH_GLOBAL			BIT(0)
+#define IB_FLUSH_PERSISTENT		BIT(1)
+#define IB_FLUSH_RANGE			0
+#define IB_FLUSH_MR			1
+
+struct mrc_compat_wr_flush {
+	__aligned_u64 remote_addr;
+	__u32 length;
+	__u32 rkey;
+	__u8 type;
+	__u8 level;
+};
+
+#define mrc_wr_flush(w) (*(struct mrc_compat_wr_flush *)&(w)->wr.wr)
+/* the ATOMIC WRITE value: the first bytes of the same union */
+#define mrc_wqe_atomic_wr(w) ((w)->dma.inline_data)
+#else
+#define mrc_wr_flush(w) ((w)->wr.wr.flush)
+#define mrc_wqe_atomic_wr(w) ((w)->dma.atomic_wr)
+#endif
+
 /* 6.3 */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
 static inline void *kvmemdup(const void *src, size_t len, gfp_t gfp)

@@ -328,7 +328,10 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 va, u8 opcode, u64 swap_add,
 	}
 	spin_lock_bh(&mrc_atomic_lock);
 	*orig = *p;
-	if (opcode == MRC_OP_CMP_SWAP) {
+	if (opcode == MRC_OP_ATOMIC_WRITE) {
+		/* one 8-byte store, after every earlier placement (IBA A19.4.2) */
+		smp_store_release(p, swap_add);
+	} else if (opcode == MRC_OP_CMP_SWAP) {
 		if (*orig == comp)
 			*p = swap_add;
 	} else {
@@ -337,6 +340,48 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 va, u8 opcode, u64 swap_add,
 	spin_unlock_bh(&mrc_atomic_lock);
 	if (page)
 		kunmap_local(p);
+	return 0;
+}
+
+/*
+ * Run a FLUSH or an ATOMIC_WRITE (its turn come: every earlier PSN is
+ * placed). A FLUSH makes what was placed so far visible to every CPU
+ * before its answer leaves; mrc places into ordinary memory, so it has
+ * no persistence to offer, and the core lets no MR claim
+ * IB_ACCESS_FLUSH_PERSISTENT (the device does not). Returns 0 or the
+ * NAK syndrome.
+ */
+u8 mrc_mr_mpe(struct mrc_qp *qp, const struct mrc_rd_req *rq)
+{
+	u8 type = rq->comp & 0xf, level = rq->comp >> 4;
+	struct mrc_mr *mr;
+	u64 orig;
+	int err;
+
+	rcu_read_lock();
+	mr = mrc_mr_lookup(qp->mdev, rq->rkey);
+	if (rq->opcode == MRC_OP_ATOMIC_WRITE) {
+		err = mrc_mr_check(qp->mdev, mr, qp->ibqp.pd, rq->va, 8,
+				   IB_ACCESS_REMOTE_WRITE);
+		if (!err && mrc_mr_atomic(mr, rq->va, rq->opcode, rq->swap, 0,
+					  &orig))
+			err = -EINVAL;
+	} else if (type & IB_FLUSH_PERSISTENT) {
+		mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
+		err = -EACCES;
+	} else {
+		/* level MR: the whole MR, wherever the RETH points */
+		err = mrc_mr_check(qp->mdev, mr, qp->ibqp.pd,
+				   level == IB_FLUSH_MR && mr ? mr->iova : rq->va,
+				   level == IB_FLUSH_MR ? 0 : rq->len,
+				   mrc_wire_flush_access(type));
+		/* every placement before it, seen by all before the answer */
+		smp_mb();
+	}
+	mrc_mr_put(mr);
+	rcu_read_unlock();
+	if (err)
+		return err == -EINVAL ? MRC_AETH_NAK_INV : MRC_AETH_NAK_ACC;
 	return 0;
 }
 

@@ -12,12 +12,13 @@
  * when every PSN up to its last one has arrived, which also makes a SEND
  * completion imply all earlier WRITEs are in place.
  *
- * READ and atomic requests run in order: one that arrives before all
- * earlier PSNs is parked until they have. Atomic results are remembered so
- * that a resent atomic is answered, not done twice. The requests not yet
- * run count against max_dest_rd_atomic; parked ones whose turn came are
- * run MRC_RD_BUDGET response packets at a time, the rest from the QP's
- * work.
+ * READ, atomic, FLUSH and ATOMIC_WRITE requests run in order: one that
+ * arrives before all earlier PSNs is parked until they have. Atomic
+ * results are remembered so that a resent atomic is answered, not done
+ * twice; a FLUSH or ATOMIC_WRITE whose PSN is marked is answered alone.
+ * The requests not yet run count against max_dest_rd_atomic; parked ones
+ * whose turn came are run MRC_RD_BUDGET response packets at a time, the
+ * rest from the QP's work.
  *
  * Acknowledgments (built in mrc_ack.c): an ACK (cumulative) when the
  * window has no hole, a SACK (cumulative + 64-bit bitmap) when it has;
@@ -325,6 +326,20 @@ static bool exec_atomic(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 	return true;
 }
 
+/* FLUSH and ATOMIC_WRITE are answered by an empty READ response (IBA) */
+static void send_empty_resp(struct mrc_qp *qp, u32 psn,
+			    struct sk_buff_head *txq)
+{
+	struct sk_buff *skb;
+	struct mrc_pkt pkt;
+
+	skb = mrc_ack_skb(qp, MRC_OP_READ_RESP_ONLY, psn, &pkt, 0);
+	if (!skb)
+		return;
+	mrc_pleth_set(mrc_pkt_hdr(&pkt, MRC_H_PLETH), 0, 0);
+	__skb_queue_tail(txq, skb);
+}
+
 static void mark_range(struct mrc_qp *qp, u32 psn, u32 n)
 {
 	u32 i;
@@ -338,7 +353,18 @@ static void exec_rd(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 		    struct sk_buff_head *txq)
 {
 	bool ok;
+	u8 syn;
 
+	if (mrc_op_is_mpe(rq->opcode)) {
+		syn = mrc_mr_mpe(qp, rq);
+		if (syn) {
+			nak_fatal(qp, syn, rq->psn, txq);
+			return;
+		}
+		send_empty_resp(qp, rq->psn, txq);
+		mark_range(qp, rq->psn, 1);
+		return;
+	}
 	if (rq->opcode == MRC_OP_READ_REQ) {
 		ok = exec_read(qp, rq, txq);
 		if (ok)
@@ -456,12 +482,22 @@ static void parse_rd(struct mrc_pkt *pkt, struct mrc_rd_req *rq)
 	rq->psn = mrc_bth_psn(pkt->hdr);
 	rq->opcode = pkt->opcode;
 	rq->rtx = mrc_bth_rtx(pkt->hdr);
-	if (pkt->opcode == MRC_OP_READ_REQ) {
+	if (pkt->mask & MRC_H_RETH) {
 		u8 *reth = mrc_pkt_hdr(pkt, MRC_H_RETH);
 
 		rq->va = mrc_reth_va(reth);
 		rq->rkey = mrc_reth_rkey(reth);
 		rq->len = mrc_reth_len(reth);
+		rq->swap = 0;
+		rq->comp = 0;
+		/* ATOMIC_WRITE: its value, taken as it came; FLUSH: type, level */
+		if (pkt->opcode == MRC_OP_ATOMIC_WRITE)
+			memcpy(&rq->swap, pkt->hdr + pkt->payload, 8);
+		if (pkt->mask & MRC_H_FETH) {
+			u8 *feth = mrc_pkt_hdr(pkt, MRC_H_FETH);
+
+			rq->comp = mrc_feth_level(feth) << 4 | mrc_feth_type(feth);
+		}
 	} else {
 		u8 *a = mrc_pkt_hdr(pkt, MRC_H_ATMETH);
 
@@ -496,6 +532,11 @@ static void duplicate(struct mrc_qp *qp, struct mrc_pkt *pkt, u32 psn,
 		/* a request it answered once cannot end the QP now */
 		if (!exec_read(qp, &rq, txq))
 			mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
+		return;
+	}
+	if (mrc_op_is_mpe(pkt->opcode)) {
+		/* it ran when its PSN was marked: answer, never run it again */
+		send_empty_resp(qp, psn, txq);
 		return;
 	}
 	if (pkt->opcode == MRC_OP_CMP_SWAP || pkt->opcode == MRC_OP_FETCH_ADD) {
@@ -609,15 +650,18 @@ static enum place_result place_write(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	return PLACED;
 }
 
-static int qp_access(u8 opcode)
+static int qp_access(const struct mrc_pkt *pkt)
 {
-	switch (opcode) {
+	switch (pkt->opcode) {
 	case MRC_OP_READ_REQ:
 		return IB_ACCESS_REMOTE_READ;
 	case MRC_OP_CMP_SWAP:
 	case MRC_OP_FETCH_ADD:
 		return IB_ACCESS_REMOTE_ATOMIC;
+	case MRC_OP_FLUSH:
+		return mrc_wire_flush_access(mrc_feth_type(mrc_pkt_hdr(pkt, MRC_H_FETH)));
 	case MRC_OP_WRITE_FIRST ... MRC_OP_WRITE_ONLY_IMM:
+	case MRC_OP_ATOMIC_WRITE:	/* IBA: as a WRITE */
 		return IB_ACCESS_REMOTE_WRITE;
 	default:
 		return 0;
@@ -746,8 +790,12 @@ static void resp_request(struct mrc_qp *qp, struct sk_buff *skb,
 		mrc_count(qp->mdev, MRC_CNT_RX_DROP, 1);
 		return;
 	}
-	if ((qp->attr.qp_access_flags & qp_access(pkt->opcode)) !=
-	    qp_access(pkt->opcode)) {
+	if (mrc_op_is_mpe(pkt->opcode) && mrc_wire_mpe_check(pkt)) {
+		mrc_count(qp->mdev, MRC_CNT_MALFORMED, 1);
+		nak_fatal(qp, MRC_AETH_NAK_INV, psn, txq);
+		return;
+	}
+	if ((qp->attr.qp_access_flags & qp_access(pkt)) != qp_access(pkt)) {
 		mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
 		nak_fatal(qp, MRC_AETH_NAK_INV, psn, txq);
 		return;
@@ -755,8 +803,9 @@ static void resp_request(struct mrc_qp *qp, struct sk_buff *skb,
 	if (d)
 		mrc_count(qp->mdev, MRC_CNT_OOO, 1);
 
+	/* these run in PSN order, each after everything before it */
 	if (pkt->opcode == MRC_OP_READ_REQ || pkt->opcode == MRC_OP_CMP_SWAP ||
-	    pkt->opcode == MRC_OP_FETCH_ADD) {
+	    pkt->opcode == MRC_OP_FETCH_ADD || mrc_op_is_mpe(pkt->opcode)) {
 		u32 i;
 
 		parse_rd(pkt, &rq);

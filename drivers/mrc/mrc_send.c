@@ -68,6 +68,29 @@ static enum ib_wc_status local_op(struct mrc_qp *qp, struct rxe_send_wqe *w)
 	return err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
 }
 
+/*
+ * FLUSH and ATOMIC WRITE (IBA 1.5 memory placement extensions): what the
+ * rxe ABI puts in their WQE, checked. A FLUSH names its range in
+ * wr.flush (the length in dma.length, as rxe's provider writes it), an
+ * ATOMIC WRITE its 8-byte value in dma.atomic_wr, to an 8-byte aligned
+ * address. Sets @len to the bytes the RETH will claim.
+ */
+static int mpe_check(struct rxe_send_wqe *w, u32 *len)
+{
+	if (w->wr.send_flags & IB_SEND_INLINE)
+		return -EINVAL;
+	if (w->wr.opcode == IB_WR_ATOMIC_WRITE) {
+		*len = 8;
+		return w->dma.length != 8 || (w->wr.wr.rdma.remote_addr & 7) ?
+		       -EINVAL : 0;
+	}
+	*len = w->dma.length;
+	if (!mrc_feth_type_ok(mrc_wr_flush(w).type) ||
+	    mrc_wr_flush(w).level > IB_FLUSH_MR)
+		return -EINVAL;
+	return 0;
+}
+
 /* Is there a posted WQE to fetch, with room for its kernel copy? */
 static bool can_fetch(struct mrc_qp *qp)
 {
@@ -103,14 +126,21 @@ static bool fetch_rc(struct mrc_qp *qp)
 	m->length = wqe_length(qp, w, &err);
 
 	switch (m->opcode) {
+	case IB_WR_FLUSH:
+	case IB_WR_ATOMIC_WRITE:
+		/* no SGEs: the range's length, or the value, is in the WQE */
+		err = mpe_check(w, &m->length) ?: err;
+		fallthrough;
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		/* all answered by the responder, in PSN order */
 		m->rd_atomic = true;
 		max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
 		if (r->rd_outstanding >= max_rd)
 			return false;
-		if (m->opcode != IB_WR_RDMA_READ &&
+		if ((m->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+		     m->opcode == IB_WR_ATOMIC_FETCH_AND_ADD) &&
 		    (m->length < 8 || (w->wr.wr.atomic.remote_addr & 7)))
 			err = -EINVAL;
 		break;
@@ -142,8 +172,7 @@ static bool fetch_rc(struct mrc_qp *qp)
 	}
 	m->first_psn = r->snd_nxt;
 	m->npkts = max_t(u32, 1, DIV_ROUND_UP(m->length, qp->mtu));
-	if (m->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
-	    m->opcode == IB_WR_ATOMIC_FETCH_AND_ADD)
+	if (m->rd_atomic && m->opcode != IB_WR_RDMA_READ)
 		m->npkts = 1;
 	m->msn = r->msn++;
 	m->rqmsn = r->rqmsn;
@@ -186,6 +215,10 @@ static u8 rc_opcode(u32 op, bool first, bool last)
 		return MRC_OP_READ_REQ;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 		return MRC_OP_CMP_SWAP;
+	case IB_WR_FLUSH:
+		return MRC_OP_FLUSH;
+	case IB_WR_ATOMIC_WRITE:
+		return MRC_OP_ATOMIC_WRITE;
 	default:
 		return MRC_OP_FETCH_ADD;
 	}
@@ -215,6 +248,8 @@ static struct sk_buff *build_rc(struct mrc_qp *qp, u32 idx, u32 k, u32 n,
 
 	if (!is_read && !m->rd_atomic)
 		paylen = min(qp->mtu, m->length - off);
+	if (m->opcode == IB_WR_ATOMIC_WRITE)
+		paylen = 8;
 	op = rc_opcode(m->opcode, first, last);
 	if (++r->since_ackreq >= MRC_ACKREQ_EVERY)
 		ackreq = true;
@@ -238,10 +273,18 @@ static struct sk_buff *build_rc(struct mrc_qp *qp, u32 idx, u32 k, u32 n,
 
 		if (is_read)
 			len = min_t(u32, n * qp->mtu, m->length - off);
-		mrc_reth_set(mrc_pkt_hdr(&pkt, MRC_H_RETH),
-			     w->wr.wr.rdma.remote_addr + off, w->wr.wr.rdma.rkey,
-			     len);
+		if (m->opcode == IB_WR_FLUSH)
+			mrc_reth_set(mrc_pkt_hdr(&pkt, MRC_H_RETH),
+				     mrc_wr_flush(w).remote_addr,
+				     mrc_wr_flush(w).rkey, len);
+		else
+			mrc_reth_set(mrc_pkt_hdr(&pkt, MRC_H_RETH),
+				     w->wr.wr.rdma.remote_addr + off,
+				     w->wr.wr.rdma.rkey, len);
 	}
+	if (pkt.mask & MRC_H_FETH)
+		mrc_feth_set(mrc_pkt_hdr(&pkt, MRC_H_FETH),
+			     mrc_wr_flush(w).type, mrc_wr_flush(w).level);
 	if (pkt.mask & MRC_H_PLETH)
 		mrc_pleth_set(mrc_pkt_hdr(&pkt, MRC_H_PLETH), off, m->length);
 	if (pkt.mask & MRC_H_IMMDT)
@@ -260,7 +303,9 @@ static struct sk_buff *build_rc(struct mrc_qp *qp, u32 idx, u32 k, u32 n,
 	if (paylen) {
 		u8 *dst = skb->data + hlen;
 
-		if (w->wr.send_flags & IB_SEND_INLINE) {
+		if (m->opcode == IB_WR_ATOMIC_WRITE) {
+			memcpy(dst, mrc_wqe_atomic_wr(w), 8);
+		} else if (w->wr.send_flags & IB_SEND_INLINE) {
 			memcpy(dst, w->dma.inline_data + off, paylen);
 		} else {
 			rcu_read_lock();

@@ -58,8 +58,10 @@ void mrc_verbs_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	attr->max_res_rd_atom = MRC_MAX_RD_ATOMIC * MRC_MAX_QP;
 	attr->max_fast_reg_page_list_len = MRC_MAX_FAST_PAGES;
 	attr->atomic_cap = IB_ATOMIC_HCA;
+	/* FLUSH to global visibility only: no persistent memory behind MRs */
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
-				 IB_DEVICE_MEM_MGT_EXTENSIONS;
+				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_FLUSH_GLOBAL | IB_DEVICE_ATOMIC_WRITE;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
 			    ndev->dev_addr);

@@ -40,6 +40,9 @@ static const struct mrc_opcode_info mrc_opcodes[256] = {
 	[MRC_OP_FETCH_ADD]	 = { "FETCH_ADD", M_ATOMIC },
 	[MRC_OP_SEND_LAST_INV]	 = { "SEND_LAST_INV", M_SEND | MRC_H_IETH | MRC_H_LAST },
 	[MRC_OP_SEND_ONLY_INV]	 = { "SEND_ONLY_INV", M_SEND | MRC_H_IETH | M_FL },
+	[MRC_OP_FLUSH]		 = { "FLUSH", MRC_H_REQ | MRC_H_METH | MRC_H_RETH |
+					      MRC_H_FETH | M_FL },
+	[MRC_OP_ATOMIC_WRITE]	 = { "ATOMIC_WRITE", M_WRITE | M_FL },
 	[MRC_OP_SACK]		 = { "SACK", MRC_H_SETH },
 	[MRC_OP_NACK]		 = { "NACK", MRC_H_NETH },
 	[MRC_OP_PROBE]		 = { "PROBE", MRC_H_PETH },
@@ -61,6 +64,7 @@ static const u8 mrc_hdr_len_of[] = {
 	[9] = MRC_SETH_LEN + MRC_CCSTATE_LEN,	/* MRC_H_SETH */
 	[10] = MRC_NETH_LEN,	/* MRC_H_NETH */
 	[11] = MRC_PETH_LEN,	/* MRC_H_PETH */
+	[12] = MRC_FETH_LEN,	/* MRC_H_FETH */
 };
 
 /**
@@ -86,6 +90,8 @@ static unsigned int layout(u32 mask, bool ts, u8 *off, u8 *tseth)
 	unsigned int pos = MRC_BTH_LEN, bit;
 
 	BUILD_BUG_ON(MRC_H_DETH != BIT(0) || MRC_H_METH != BIT(1));
+	BUILD_BUG_ON(BIT(ARRAY_SIZE(mrc_hdr_len_of)) != MRC_H_PAYLOAD ||
+		     ARRAY_SIZE(mrc_hdr_len_of) > sizeof(((struct mrc_pkt *)0)->off));
 	for (bit = 0; bit < ARRAY_SIZE(mrc_hdr_len_of); bit++) {
 		if (bit == 2 && ts) {
 			if (tseth)
@@ -222,6 +228,46 @@ int mrc_wire_parse_trimmed(struct mrc_pkt *pkt, u8 *hdr, u32 len, u8 reason)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_wire_parse_trimmed);
+
+/**
+ * mrc_wire_mpe_check() - is a FLUSH or ATOMIC_WRITE request well formed?
+ * @pkt: a parsed request of either opcode
+ *
+ * ATOMIC_WRITE: exactly 8 bytes of payload (no pad), a RETH length of 8,
+ * an 8-byte aligned address (IBA oA19-28). FLUSH: a placement type mrc
+ * knows and a selectivity level of RANGE or MR.
+ *
+ * Return: 0, or -EBADMSG.
+ */
+int mrc_wire_mpe_check(const struct mrc_pkt *pkt)
+{
+	const u8 *reth = mrc_pkt_hdr(pkt, MRC_H_RETH), *feth;
+
+	if (pkt->opcode == MRC_OP_ATOMIC_WRITE)
+		return pkt->paylen != 8 || mrc_bth_pad(pkt->hdr) ||
+		       mrc_reth_len(reth) != 8 || (mrc_reth_va(reth) & 7) ?
+		       -EBADMSG : 0;
+	if (pkt->opcode != MRC_OP_FLUSH)
+		return -EBADMSG;
+	feth = mrc_pkt_hdr(pkt, MRC_H_FETH);
+	return mrc_feth_type_ok(mrc_feth_type(feth)) &&
+	       mrc_feth_level(feth) <= IB_FLUSH_MR ? 0 : -EBADMSG;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_wire_mpe_check);
+
+/**
+ * mrc_wire_flush_access() - the access a FLUSH of placement @type needs
+ * @type: IB_FLUSH_GLOBAL and/or IB_FLUSH_PERSISTENT
+ *
+ * Return: IB_ACCESS_FLUSH_GLOBAL and/or IB_ACCESS_FLUSH_PERSISTENT, of the
+ * QP and of the MR alike.
+ */
+int mrc_wire_flush_access(u8 type)
+{
+	return (type & IB_FLUSH_GLOBAL ? IB_ACCESS_FLUSH_GLOBAL : 0) |
+	       (type & IB_FLUSH_PERSISTENT ? IB_ACCESS_FLUSH_PERSISTENT : 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_wire_flush_access);
 
 void mrc_seth_write(u8 *p, const struct mrc_sack *s)
 {

@@ -37,6 +37,7 @@ enum mrc_hdr_len {
 	MRC_PETH_LEN		= 16,
 	MRC_ERTH_LEN		= 32,
 	MRC_EETH_LEN		= 32,
+	MRC_FETH_LEN		= 4,
 	MRC_ICRC_LEN		= 4,
 };
 
@@ -55,7 +56,9 @@ enum mrc_hdr_len {
  * unused); the low five bits follow the RC opcode of the same operation.
  * MRC 1.0 defines the WRITE, ACK, endpoint and reliability opcodes; SEND,
  * READ and ATOMIC are mrc extensions on the same principle (every packet
- * placeable on its own). UD keeps the standard RoCEv2 UD opcodes.
+ * placeable on its own). FLUSH and ATOMIC_WRITE (IBA's 0x18/0x19, where
+ * MRC has its endpoint opcodes) take two free codes. UD keeps the
+ * standard RoCEv2 UD opcodes.
  */
 enum mrc_opcode {
 	MRC_OP_SEND_FIRST		= 0xc0,	/* ext */
@@ -81,6 +84,8 @@ enum mrc_opcode {
 	MRC_OP_FETCH_ADD		= 0xd4,	/* ext */
 	MRC_OP_SEND_LAST_INV		= 0xd6,	/* ext */
 	MRC_OP_SEND_ONLY_INV		= 0xd7,	/* ext */
+	MRC_OP_FLUSH			= 0xda,	/* ext */
+	MRC_OP_ATOMIC_WRITE		= 0xdb,	/* ext */
 	MRC_OP_SACK			= 0xdc,
 	MRC_OP_NACK			= 0xdd,
 	MRC_OP_PROBE			= 0xde,
@@ -102,10 +107,11 @@ enum mrc_hdr_mask {
 	MRC_H_SETH	= BIT(9),	/* SETH + CC_STATE */
 	MRC_H_NETH	= BIT(10),
 	MRC_H_PETH	= BIT(11),
-	MRC_H_PAYLOAD	= BIT(12),	/* carries data */
-	MRC_H_REQ	= BIT(13),	/* requester -> responder, has a PSN */
-	MRC_H_FIRST	= BIT(14),	/* starts a message */
-	MRC_H_LAST	= BIT(15),	/* ends a message */
+	MRC_H_FETH	= BIT(12),
+	MRC_H_PAYLOAD	= BIT(13),	/* carries data */
+	MRC_H_REQ	= BIT(14),	/* requester -> responder, has a PSN */
+	MRC_H_FIRST	= BIT(15),	/* starts a message */
+	MRC_H_LAST	= BIT(16),	/* ends a message */
 };
 
 struct mrc_opcode_info {
@@ -136,7 +142,7 @@ struct mrc_pkt {
 	u32 len;
 	u8 opcode;
 	u32 mask;
-	u8 off[12];
+	u8 off[13];
 	u8 tseth;
 	u16 payload;
 	u32 paylen;
@@ -151,6 +157,14 @@ unsigned int mrc_wire_prepare(struct mrc_pkt *pkt, u8 *hdr, u8 opcode,
 			      u32 paylen);
 unsigned int mrc_wire_hdr_len(u8 opcode, bool ts);
 enum ib_mtu mrc_wire_path_mtu(unsigned int netdev_mtu);
+int mrc_wire_mpe_check(const struct mrc_pkt *pkt);
+int mrc_wire_flush_access(u8 type);
+
+/* FLUSH and ATOMIC_WRITE: IBA 1.5's memory placement extensions */
+static inline bool mrc_op_is_mpe(u8 op)
+{
+	return op == MRC_OP_FLUSH || op == MRC_OP_ATOMIC_WRITE;
+}
 
 /* READ response data (the responder's own data, not an acknowledgment) */
 static inline bool mrc_op_is_read_resp(u8 op)
@@ -339,6 +353,27 @@ static inline void mrc_atmeth_set(u8 *p, u64 va, u32 rkey, u64 swap_add, u64 com
 
 static inline u64 mrc_atmack_orig(const u8 *p) { return get_unaligned_be64(p); }
 static inline void mrc_atmack_set(u8 *p, u64 orig) { put_unaligned_be64(orig, p); }
+
+/* ---- FETH: FLUSH ETH (4 bytes, IBA 1.5; after the RETH in mrc) ------
+ *  0-2: reserved  3: resv:2 selectivity level:2 placement type:4
+ * Placement type: IB_FLUSH_GLOBAL | IB_FLUSH_PERSISTENT; level:
+ * IB_FLUSH_RANGE (the RETH's range) or IB_FLUSH_MR (the whole MR).
+ */
+static inline u8 mrc_feth_type(const u8 *p) { return p[3] & 0xf; }
+static inline u8 mrc_feth_level(const u8 *p) { return (p[3] >> 4) & 3; }
+/* a placement type mrc knows, at least one: IB_FLUSH_GLOBAL, _PERSISTENT */
+static inline bool mrc_feth_type_ok(u8 type)
+{
+	return type && !(type & ~(IB_FLUSH_GLOBAL | IB_FLUSH_PERSISTENT));
+}
+
+static inline void mrc_feth_set(u8 *p, u8 type, u8 level)
+{
+	p[0] = 0;
+	p[1] = 0;
+	p[2] = 0;
+	p[3] = (level & 3) << 4 | (type & 0xf);
+}
 
 /* ---- DETH (8 bytes, IBA; UD): 0-3: Q_Key  4: resv  5-7: source QP ---- */
 static inline u32 mrc_deth_qkey(const u8 *p) { return get_unaligned_be32(p); }

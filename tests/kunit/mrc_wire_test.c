@@ -17,7 +17,7 @@ static const struct {
 	{ MRC_H_RETH, 16 }, { MRC_H_PLETH, 8 }, { MRC_H_ATMETH, 28 },
 	{ MRC_H_IMMDT, 4 }, { MRC_H_IETH, 4 }, { MRC_H_AETH, 4 },
 	{ MRC_H_ATMACK, 8 }, { MRC_H_SETH, 36 }, { MRC_H_NETH, 20 },
-	{ MRC_H_PETH, 16 },
+	{ MRC_H_PETH, 16 }, { MRC_H_FETH, 4 },
 };
 
 struct fields {
@@ -25,7 +25,7 @@ struct fields {
 	u16 pkey, rqmsn, meth_msn, ts, probe;
 	u64 va, swap, comp, orig;
 	__be32 imm;
-	u8 flags8, syn, reason;
+	u8 flags8, syn, reason, ftype, flevel;
 	struct mrc_sack sack;
 };
 
@@ -37,6 +37,8 @@ static void random_fields(struct fields *f)
 	f->msn &= 0xffffff;
 	f->sqp &= 0xffffff;
 	f->flags8 &= MRC_BTH_ACKREQ | MRC_BTH_RTX;
+	f->ftype &= 0xf;
+	f->flevel &= 3;
 	f->sack.mode = get_random_u32_below(3);
 	f->sack.probe_resp = get_random_u32_below(2);
 	f->sack.cack_psn &= 0xffffff;
@@ -74,6 +76,8 @@ static void put_hdr(u8 *p, u32 h, const struct fields *f)
 		mrc_neth_set(p, f->reason, f->entropy, f->psn, f->ts);
 	else if (h == MRC_H_PETH)
 		mrc_peth_set(p, f->probe, f->ts);
+	else if (h == MRC_H_FETH)
+		mrc_feth_set(p, f->ftype, f->flevel);
 }
 
 static void check_sack(struct kunit *test, const struct mrc_sack *a,
@@ -152,6 +156,11 @@ static void check_hdr(struct kunit *test, const u8 *p, u32 h, const struct field
 		KUNIT_EXPECT_EQ(test, f->probe, mrc_peth_probe_id(p));
 		KUNIT_EXPECT_EQ(test, f->ts, mrc_peth_ts(p));
 		break;
+	case MRC_H_FETH:
+		KUNIT_EXPECT_EQ(test, f->ftype, mrc_feth_type(p));
+		KUNIT_EXPECT_EQ(test, f->flevel, mrc_feth_level(p));
+		KUNIT_EXPECT_EQ(test, 0, p[0] | p[1] | p[2]);
+		break;
 	}
 }
 
@@ -229,9 +238,9 @@ static void every_opcode_roundtrips(struct kunit *test)
 		roundtrip(test, op, false, 0);
 	}
 	/* 6 SEND + 6 WRITE + 5 READ + ACK + 2 ATOMIC + ATOMIC_ACK + 2 INV +
-	 * SACK + NACK + PROBE + 2 UD
+	 * FLUSH + ATOMIC_WRITE + SACK + NACK + PROBE + 2 UD
 	 */
-	KUNIT_EXPECT_EQ(test, 28, n);
+	KUNIT_EXPECT_EQ(test, 30, n);
 }
 
 /* The builder's layout (what the engines write) is what the parser reads. */
@@ -262,7 +271,7 @@ static void prepare_matches_parse(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, built.mask, parsed.mask);
 			KUNIT_EXPECT_EQ(test, built.payload, parsed.payload);
 			KUNIT_EXPECT_EQ(test, built.paylen, parsed.paylen);
-			for (b = 0; b < 12; b++)
+			for (b = 0; b < ARRAY_SIZE(built.off); b++)
 				if (info->mask & BIT(b))
 					KUNIT_EXPECT_EQ(test, built.off[b],
 							parsed.off[b]);
@@ -289,6 +298,93 @@ static void mrc_opcodes_mark_mrc(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, "SACK", mrc_wire_opcode(0xdc)->name);
 	KUNIT_EXPECT_STREQ(test, "NACK", mrc_wire_opcode(0xdd)->name);
 	KUNIT_EXPECT_STREQ(test, "PROBE", mrc_wire_opcode(0xde)->name);
+}
+
+/* A FLUSH or ATOMIC_WRITE request of @paylen bytes, as built for the wire */
+static void mpe_pkt(struct mrc_pkt *pkt, u8 *buf, u8 op, u32 paylen, u64 va,
+		    u32 len, u8 type, u8 level)
+{
+	unsigned int hlen = mrc_wire_prepare(pkt, buf, op, paylen);
+
+	mrc_bth_init(buf, op, 0, false, -paylen & 3, 0xffff, 17, 5);
+	mrc_reth_set(mrc_pkt_hdr(pkt, MRC_H_RETH), va, 0x1234, len);
+	if (pkt->mask & MRC_H_FETH)
+		mrc_feth_set(mrc_pkt_hdr(pkt, MRC_H_FETH), type, level);
+	memset(buf + hlen, 0x5a, paylen + (-paylen & 3));
+}
+
+/*
+ * FLUSH and ATOMIC_WRITE: the extension code points, their layouts, what
+ * the responder takes as well formed, and the access a FLUSH needs.
+ */
+static void mpe_requests(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+	struct mrc_pkt pkt, parsed;
+	u8 t, l;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_STREQ(test, "FLUSH", mrc_wire_opcode(0xda)->name);
+	KUNIT_EXPECT_STREQ(test, "ATOMIC_WRITE", mrc_wire_opcode(0xdb)->name);
+	/* BTH METH RETH FETH; BTH METH RETH and the value */
+	KUNIT_EXPECT_EQ(test, 36, mrc_wire_hdr_len(MRC_OP_FLUSH, false));
+	KUNIT_EXPECT_EQ(test, 32, mrc_wire_hdr_len(MRC_OP_ATOMIC_WRITE, false));
+	KUNIT_EXPECT_TRUE(test, mrc_op_is_mpe(MRC_OP_FLUSH));
+	KUNIT_EXPECT_TRUE(test, mrc_op_is_mpe(MRC_OP_ATOMIC_WRITE));
+	KUNIT_EXPECT_FALSE(test, mrc_op_is_mpe(MRC_OP_WRITE_ONLY));
+	KUNIT_EXPECT_FALSE(test, mrc_op_is_mpe(MRC_OP_EP_REQ));
+
+	/* ATOMIC_WRITE: 8 bytes to an aligned address, nothing else */
+	mpe_pkt(&pkt, buf, MRC_OP_ATOMIC_WRITE, 8, 0x1000, 8, 0, 0);
+	KUNIT_ASSERT_EQ(test, 0, mrc_wire_parse(&parsed, buf, pkt.len));
+	KUNIT_EXPECT_EQ(test, 0, mrc_wire_mpe_check(&parsed));
+	mpe_pkt(&pkt, buf, MRC_OP_ATOMIC_WRITE, 8, 0x1004, 8, 0, 0);
+	KUNIT_ASSERT_EQ(test, 0, mrc_wire_parse(&parsed, buf, pkt.len));
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_mpe_check(&parsed));
+	mpe_pkt(&pkt, buf, MRC_OP_ATOMIC_WRITE, 8, 0x1000, 16, 0, 0);
+	KUNIT_ASSERT_EQ(test, 0, mrc_wire_parse(&parsed, buf, pkt.len));
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_mpe_check(&parsed));
+	mpe_pkt(&pkt, buf, MRC_OP_ATOMIC_WRITE, 4, 0x1000, 8, 0, 0);
+	KUNIT_ASSERT_EQ(test, 0, mrc_wire_parse(&parsed, buf, pkt.len));
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_mpe_check(&parsed));
+	mpe_pkt(&pkt, buf, MRC_OP_ATOMIC_WRITE, 12, 0x1000, 8, 0, 0);
+	KUNIT_ASSERT_EQ(test, 0, mrc_wire_parse(&parsed, buf, pkt.len));
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_mpe_check(&parsed));
+	/* 8 bytes of value but a pad count: 5 + 3 */
+	mpe_pkt(&pkt, buf, MRC_OP_ATOMIC_WRITE, 5, 0x1000, 8, 0, 0);
+	KUNIT_ASSERT_EQ(test, 0, mrc_wire_parse(&parsed, buf, pkt.len));
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_mpe_check(&parsed));
+
+	/* FLUSH: no payload; every type and level */
+	for (t = 0; t < 16; t++) {
+		for (l = 0; l < 4; l++) {
+			bool ok = t && t <= 3 && l <= 1;
+
+			mpe_pkt(&pkt, buf, MRC_OP_FLUSH, 0, 0x1003, 77, t, l);
+			KUNIT_ASSERT_EQ(test, 0,
+					mrc_wire_parse(&parsed, buf, pkt.len));
+			KUNIT_EXPECT_EQ_MSG(test, ok ? 0 : -EBADMSG,
+					    mrc_wire_mpe_check(&parsed),
+					    "type %u level %u", t, l);
+			KUNIT_EXPECT_EQ(test, t, mrc_feth_type(mrc_pkt_hdr(&parsed, MRC_H_FETH)));
+			KUNIT_EXPECT_EQ(test, l, mrc_feth_level(mrc_pkt_hdr(&parsed, MRC_H_FETH)));
+		}
+	}
+	mpe_pkt(&pkt, buf, MRC_OP_FLUSH, 0, 0x1000, 8, IB_FLUSH_GLOBAL, 0);
+	KUNIT_EXPECT_EQ(test, -EBADMSG, mrc_wire_parse(&parsed, buf, pkt.len + 4));
+	/* a trimmed FLUSH cannot be: it carries no data */
+	KUNIT_EXPECT_EQ(test, -EBADMSG,
+			mrc_wire_parse_trimmed(&parsed, buf, pkt.len,
+					       MRC_NACK_TRIMMED));
+	KUNIT_EXPECT_EQ(test, 0, mrc_wire_mpe_check(&pkt));
+
+	KUNIT_EXPECT_EQ(test, IB_ACCESS_FLUSH_GLOBAL,
+			mrc_wire_flush_access(IB_FLUSH_GLOBAL));
+	KUNIT_EXPECT_EQ(test, IB_ACCESS_FLUSH_PERSISTENT,
+			mrc_wire_flush_access(IB_FLUSH_PERSISTENT));
+	KUNIT_EXPECT_EQ(test, IB_ACCESS_FLUSH_GLOBAL | IB_ACCESS_FLUSH_PERSISTENT,
+			mrc_wire_flush_access(IB_FLUSH_GLOBAL | IB_FLUSH_PERSISTENT));
+	KUNIT_EXPECT_EQ(test, 0, mrc_wire_flush_access(0));
 }
 
 static void parse_refuses_malformed(struct kunit *test)
@@ -603,6 +699,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(prepare_matches_parse),
 	KUNIT_CASE(mrc_opcodes_mark_mrc),
 	KUNIT_CASE(parse_refuses_malformed),
+	KUNIT_CASE(mpe_requests),
 	KUNIT_CASE(parse_trimmed),
 	KUNIT_CASE(ccstate_layout),
 	KUNIT_CASE(bth_fields_are_independent),

@@ -109,7 +109,7 @@ MARGIN = 1 << 15
 # the extension headers by bit number of enum mrc_hdr_mask, which is
 # their order on the wire (mrc_wire.c layout())
 HDR_BITS = ["DETH", "METH", "RETH", "PLETH", "ATMETH", "IMMDT", "IETH", "AETH",
-            "ATMACK", "SETH", "NETH", "PETH"]
+            "ATMACK", "SETH", "NETH", "PETH", "FETH"]
 
 # (field, offset, bytes, bit mask or None) of each header
 FIELDS = {
@@ -141,6 +141,7 @@ FIELDS = {
     "PETH": [("resv", 0, 1, None), ("vendor", 1, 1, None), ("probe_id", 2, 2, None),
              ("dcids", 4, 4, None), ("ts", 8, 2, None), ("tsr", 10, 1, None),
              ("resv11", 11, 5, None)],
+    "FETH": [("resv", 0, 3, None), ("level", 3, 1, 0x30), ("type", 3, 1, 0x0F)],
 }
 # fields that name a PSN: drawn from the safe PSNs, never at random
 PSN_FIELDS = {("BTH", "psn"), ("SETH", "cack_psn"), ("NETH", "psn")}
@@ -484,6 +485,8 @@ class Fuzzer:
         if "RETH" in off:
             struct.pack_into(">I", tp, off["RETH"] + 12, r.choice((payload, 4096, 65536,
                                                                     r.randrange(1 << 32))))
+        if "FETH" in off:	# global, range or MR: what mrc sends
+            tp[off["FETH"] + 3] = r.choice((0x01, 0x11))
         if "PLETH" in off:
             struct.pack_into(">II", tp, off["PLETH"], r.choice((0, 1024, r.randrange(1 << 17))),
                              r.choice((payload, 4096, 65536, r.randrange(1 << 32))))

@@ -8,6 +8,8 @@
   mrc_uverbs.py garbage DEV GID_INDEX SEED ROUNDS
   mrc_uverbs.py memcg DEV CGROUP_DIR
   mrc_uverbs.py res-qp DEV
+  mrc_uverbs.py mpe DEV_A GID_INDEX_A DEV_B GID_INDEX_B
+  mrc_uverbs.py mpe-replay DEV_A GID_INDEX_A DEV_B GID_INDEX_B ROUNDS
 
 resize-efault: creates a CQ of 8 entries, resizes it to 64 with a response
 buffer the kernel cannot write (a read-only page), which must fail with
@@ -46,6 +48,30 @@ after at most 3, and the process alive.
 res-qp: creates a UD QP and checks that `rdma -dd -j res show qp` reports
 its ring sizes as the create response gave them, and a mem_bytes of at
 least their sum.
+
+mpe: RDMA ATOMIC WRITE and FLUSH (IBA 1.5's memory placement extensions,
+which the rxe ABI carries and libibverbs 44 can post only partly) from an
+RC QP of DEV_A to one of DEV_B (in two namespaces: real packets), their
+WQEs written into the mapped send ring as rxe's provider writes them.
+DEV_A's extended device capabilities claim ATOMIC_WRITE and FLUSH_GLOBAL,
+not FLUSH_PERSISTENT, and an MR with IB_ACCESS_FLUSH_PERSISTENT is
+refused (EOPNOTSUPP). Then, each on a fresh QP pair, checking the
+completion's status and opcode and B's memory: an ATOMIC WRITE of 8 bytes
+lands; a WRITE then a FLUSH (global, of the range) and a FLUSH of the
+whole MR complete; an ATOMIC WRITE to an MR without remote write access,
+a FLUSH to one without IB_ACCESS_FLUSH_GLOBAL and a persistent FLUSH end
+in a remote access error and leave B's memory as it was; an ATOMIC WRITE
+to a QP without remote write access in a remote invalid request error; a
+misaligned one is refused locally (local QP operation error).
+
+mpe-replay: ROUNDS times an ATOMIC WRITE of a slot of B's page and,
+once it completed, a WRITE of other bytes to the same slot (mrc places
+the packets of different messages in any order: only a completion
+orders them), then a FLUSH of the slots. The caller makes the path lose,
+duplicate and delay packets, so requests and answers are resent and
+copies arrive late. Every WR must complete well, and a second after the
+last, every slot must hold its WRITE's bytes: an ATOMIC WRITE run again
+for a late or resent copy would have put its own back.
 
 Exit status 0 when every command returned what it must.
 """
@@ -135,12 +161,12 @@ class Dev:
     def destroy_qp(self, qp):
         return self.cmd(CMD_DESTROY_QP, struct.pack('=II', qp, 0), 4)
 
-    def modify_qp(self, qp, mask, state, dgid=b'', sgid=0, dqpn=0):
+    def modify_qp(self, qp, mask, state, dgid=b'', sgid=0, dqpn=0, access=7):
         dest = struct.pack('=16sIHHBBBBBBBB', dgid, 0, 0, 0, sgid, 64, 0, 0,
                            0, 0, 1 if dgid else 0, 1)
         body = dest + bytes(32) + struct.pack(
             '=IIIIIIIHHBBBBBBBBBBBBBBxx', qp, mask, 0x11111111, 0, 0, dqpn,
-            7, 0, 0, state, 0, 3, 0, 0, 4, 4, 12, 1, 14, 7, 7, 0, 0)
+            access, 0, 0, state, 0, 3, 0, 0, 4, 4, 12, 1, 14, 7, 7, 0, 0)
         return command(self.fd, CMD_MODIFY_QP, body, 0)
 
     def qp_state(self, qp):
@@ -160,9 +186,10 @@ class Dev:
     def destroy_srq(self, srq):
         return self.cmd(CMD_DESTROY_SRQ, struct.pack('=II', srq, 0), 4)
 
-    def reg_mr(self, addr, length):
+    def reg_mr(self, addr, length, access=7):
+        """(errno, handle); the keys are then self.u32(4), self.u32(8)"""
         err = self.cmd(CMD_REG_MR, struct.pack('=QQQII', addr, length, addr,
-                                              self.pd, 7), 12)
+                                              self.pd, access), 12)
         return (err, None) if err else (0, self.u32(0))
 
     def dereg_mr(self, mr):
@@ -559,6 +586,249 @@ def res_qp(dev):
     return rc
 
 
+# IB_ACCESS_*, IB_WR_*, IB_WC_* (status and opcode), IB_FLUSH_*
+A_LWRITE, A_RWRITE, A_RREAD, A_FLUSH_G, A_FLUSH_P = 1, 2, 4, 1 << 8, 1 << 9
+WR_RDMA_WRITE, WR_FLUSH, WR_ATOMIC_WRITE, SEND_SIGNALED = 0, 14, 15, 2
+WC_OK, WC_LOC_QP_OP, WC_REM_INV_REQ, WC_REM_ACCESS = 0, 2, 9, 10
+WC_RDMA_WRITE, WC_FLUSH, WC_ATOMIC_WRITE = 1, 8, 9
+FLUSH_GLOBAL, FLUSH_PERSISTENT, FLUSH_RANGE, FLUSH_MR = 1, 2, 0, 1
+
+
+class MpePair:
+    """An RC QP on A connected to one on B, a CQ each, and on B one page
+    registered with @mr_access, the QP granting @qp_access"""
+
+    def __init__(self, a, b, mr_access, qp_access, depth=8):
+        self.a, self.b = a, b
+        self.cq, self.cqm, self.qp = [], [], []
+        for d in (a[0], b[0]):
+            _, cq, cq_mi = d.create_cq(2 * depth)
+            err, qp, qpn, sq_mi, _ = d.create_qp(QPT_RC, cq, depth, 1)
+            if err:
+                sys.exit(f'create_qp: {strerr(err)}')
+            self.cq.append(cq)
+            self.cqm.append(d.map(cq_mi))
+            self.qp.append((qp, qpn, sq_mi))
+        for i, (d, gid_index, _) in enumerate((a, b)):
+            peer = (a, b)[1 - i]
+            for mask, state in (
+                    (M_STATE | M_PKEY | M_PORT | M_ACCESS, QPS_INIT),
+                    (M_STATE | M_AV | M_MTU | M_DEST_QPN | M_RQ_PSN |
+                     M_DEST_RD_ATOMIC | M_MIN_RNR, QPS_RTR),
+                    (M_STATE | M_TIMEOUT | M_RETRY | M_RNR_RETRY |
+                     M_SQ_PSN | M_RD_ATOMIC, QPS_RTS)):
+                err = d.modify_qp(self.qp[i][0], mask, state, peer[2],
+                                  gid_index, self.qp[1 - i][1],
+                                  qp_access if i else 7)
+                if err:
+                    sys.exit(f'modify_qp to {state}: {strerr(err)}')
+        self.sq = a[0].map(self.qp[0][2])
+        self.elem = _elem(self.sq)
+        self.posted = 0
+        self.buf = mmap.mmap(-1, 4096)
+        self.addr = ctypes.addressof(ctypes.c_char.from_buffer(self.buf))
+        self.buf[:] = bytes(range(256)) * 16
+        err, self.mr = b[0].reg_mr(self.addr, 4096, mr_access)
+        if err:
+            sys.exit(f'reg_mr({mr_access:#x}): {strerr(err)}')
+        self.rkey = b[0].u32(8)
+        # A's data: what a WRITE sends
+        self.abuf = mmap.mmap(-1, 4096)
+        self.aaddr = ctypes.addressof(ctypes.c_char.from_buffer(self.abuf))
+        err, self.amr = a[0].reg_mr(self.aaddr, 4096, A_LWRITE)
+        if err:
+            sys.exit(f'reg_mr: {strerr(err)}')
+        self.lkey = a[0].u32(4)
+
+    def post(self, opcode, wr_id, va, rkey=None, length=0, value=b'',
+             ftype=0, level=0, ring=True, aoff=0):
+        """One WQE as rxe's provider writes it, then (@ring) the
+        doorbell; a WRITE sends @value from A's page at @aoff"""
+        rkey = self.rkey if rkey is None else rkey
+        w = bytearray(self.elem)
+        struct.pack_into('=QIII', w, 0, wr_id, 0, opcode, SEND_SIGNALED)
+        if opcode == WR_FLUSH:
+            struct.pack_into('=QIIBB', w, 24, va, 0, rkey, ftype, level)
+        else:
+            struct.pack_into('=QI', w, 24, va, rkey)
+        struct.pack_into('=Q', w, 152, va)		# iova
+        struct.pack_into('=II', w, 184, length, length)	# dma length, resid
+        if opcode == WR_RDMA_WRITE:	# @value from A's MR, one SGE
+            self.abuf[aoff:aoff + len(value)] = value
+            struct.pack_into('=I', w, 196, 1)
+            struct.pack_into('=QII', w, 208, self.aaddr + aoff, len(value),
+                             self.lkey)
+        else:
+            w[208:208 + len(value)] = value
+        off = Q_DATA + self.posted * self.elem
+        self.sq[off:off + self.elem] = bytes(w)
+        self.posted += 1
+        struct.pack_into('=I', self.sq, Q_PROD, self.posted)
+        return self.a[0].doorbell(self.qp[0][0]) if ring else 0
+
+    def cqes(self, n, secs=20):
+        """The first @n completions of A's CQ: (wr_id, status, opcode)"""
+        m = self.cqm[0]
+        end = time.monotonic() + secs
+        while (struct.unpack_from('=I', m, Q_PROD)[0] < n and
+               time.monotonic() < end):
+            time.sleep(0.02)
+        elem = _elem(m)
+        return [struct.unpack_from('=QII', m, Q_DATA + i * elem)
+                for i in range(min(n, struct.unpack_from('=I', m, Q_PROD)[0]))]
+
+    def close(self):
+        self.b[0].dereg_mr(self.mr)
+        self.a[0].dereg_mr(self.amr)
+        for m in self.cqm + [self.sq]:
+            m.close()
+        for i, d in enumerate((self.a[0], self.b[0])):
+            d.destroy_qp(self.qp[i][0])
+            d.destroy_cq(self.cq[i])
+        self.buf.close()
+        self.abuf.close()
+
+
+def mpe_case(a, b, what, mr_access, qp_access, posts, want, check_mem):
+    """@posts on a fresh pair; A's completions must be @want,
+    (status, opcode) each, and check_mem(original, now) true"""
+    p = MpePair(a, b, mr_access, qp_access)
+    before = bytes(p.buf)
+    err = 0
+    for i, (op, kw) in enumerate(posts):
+        kw = dict(kw)
+        va = p.addr + kw.pop('off', 0)
+        err = err or p.post(op, 0x100 + i, va, **kw)
+    got = [(s, o) for _, s, o in p.cqes(len(want))]
+    now = bytes(p.buf)
+    ok = not err and got == want and check_mem(before, now)
+    print(f'{"ok" if ok else "FAILED"}: {what}: doorbell {strerr(err)}, '
+          f'completions (status, opcode) {got}, want {want}')
+    p.close()
+    return ok
+
+
+def mpe_ends(dev_a, gid_a, dev_b, gid_b):
+    """(Dev, GID index, GID) of each side"""
+    ends = []
+    for dev, gi in ((dev_a, gid_a), (dev_b, gid_b)):
+        with open(f'/sys/class/infiniband/{dev}/ports/1/gids/{gi}') as f:
+            gid = bytes.fromhex(f.read().strip().replace(':', ''))
+        ends.append((Dev(dev), gi, gid))
+    return ends
+
+
+def mpe(dev_a, gid_a, dev_b, gid_b):
+    from pyverbs.device import Context
+    a, b = mpe_ends(dev_a, gid_a, dev_b, gid_b)
+    rc = 0
+    caps = Context(name=dev_a).query_device_ex().device_cap_flags_ex
+    flush_g, flush_p, atomic_w = 1 << 38, 1 << 39, 1 << 40
+    print(f'device_cap_flags_ex {caps:#x}')
+    if not caps & flush_g or not caps & atomic_w or caps & flush_p:
+        print('FAILED: want ATOMIC_WRITE and FLUSH_GLOBAL, not '
+              'FLUSH_PERSISTENT')
+        rc = 1
+    m = mmap.mmap(-1, 4096)
+    addr = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    err, mr = b[0].reg_mr(addr, 4096, A_LWRITE | A_FLUSH_P)
+    print(f'MR with IB_ACCESS_FLUSH_PERSISTENT: {strerr(err)}')
+    if err != errno.EOPNOTSUPP:
+        rc = 1
+        if not err:
+            b[0].dereg_mr(mr)
+    del addr
+    m.close()
+
+    val = bytes.fromhex('8877665544332211')
+    data = b'mrc!' * 16
+
+    def lands(off, v):
+        return lambda old, new: (new[off:off + len(v)] == v and
+                                 new[:off] == old[:off] and
+                                 new[off + len(v):] == old[off + len(v):])
+
+    def same(old, new):
+        return old == new
+
+    rw = A_LWRITE | A_RWRITE
+    cases = [
+        ('ATOMIC_WRITE of 8 bytes lands', rw, A_RWRITE,
+         [(WR_ATOMIC_WRITE, {'off': 64, 'length': 8, 'value': val})],
+         [(WC_OK, WC_ATOMIC_WRITE)], lands(64, val)),
+        ('WRITE then FLUSH of its range, then FLUSH of the MR',
+         rw | A_FLUSH_G, A_RWRITE | A_FLUSH_G,
+         [(WR_RDMA_WRITE, {'off': 256, 'length': 64, 'value': data}),
+          (WR_FLUSH, {'off': 256, 'length': 64, 'ftype': FLUSH_GLOBAL,
+                      'level': FLUSH_RANGE}),
+          (WR_FLUSH, {'off': 4000, 'length': 0, 'ftype': FLUSH_GLOBAL,
+                      'level': FLUSH_MR})],
+         [(WC_OK, WC_RDMA_WRITE), (WC_OK, WC_FLUSH), (WC_OK, WC_FLUSH)],
+         lands(256, data)),
+        ('ATOMIC_WRITE to an MR without remote write: remote access error',
+         A_LWRITE | A_RREAD, A_RWRITE,
+         [(WR_ATOMIC_WRITE, {'off': 64, 'length': 8, 'value': val})],
+         [(WC_REM_ACCESS, WC_ATOMIC_WRITE)], same),
+        ('FLUSH to an MR without FLUSH_GLOBAL: remote access error',
+         rw, A_RWRITE | A_FLUSH_G,
+         [(WR_FLUSH, {'off': 0, 'length': 64, 'ftype': FLUSH_GLOBAL})],
+         [(WC_REM_ACCESS, WC_FLUSH)], same),
+        ('persistent FLUSH: remote access error', rw | A_FLUSH_G,
+         A_RWRITE | A_FLUSH_G | A_FLUSH_P,
+         [(WR_FLUSH, {'off': 0, 'length': 64, 'ftype': FLUSH_PERSISTENT})],
+         [(WC_REM_ACCESS, WC_FLUSH)], same),
+        ('ATOMIC_WRITE to a QP without remote write: invalid request',
+         rw, A_RREAD,
+         [(WR_ATOMIC_WRITE, {'off': 64, 'length': 8, 'value': val})],
+         [(WC_REM_INV_REQ, WC_ATOMIC_WRITE)], same),
+        ('misaligned ATOMIC_WRITE: refused locally', rw, A_RWRITE,
+         [(WR_ATOMIC_WRITE, {'off': 68, 'length': 8, 'value': val})],
+         [(WC_LOC_QP_OP, WC_ATOMIC_WRITE)], same),
+    ]
+    for what, mr_access, qp_access, posts, want, check in cases:
+        if not mpe_case(a, b, what, mr_access, qp_access, posts, want, check):
+            rc = 1
+    a[0].close()
+    b[0].close()
+    return rc
+
+
+def mpe_replay(dev_a, gid_a, dev_b, gid_b, rounds):
+    a, b = mpe_ends(dev_a, gid_a, dev_b, gid_b)
+    p = MpePair(a, b, A_LWRITE | A_RWRITE | A_FLUSH_G, A_RWRITE | A_FLUSH_G,
+                depth=2 * rounds + 8)
+    want, err = [], 0
+    for i in range(rounds):
+        aw = struct.pack('>Q', 0xa000000000000000 + i)
+        wr = struct.pack('>Q', 0xb000000000000000 + i)
+        err = err or p.post(WR_ATOMIC_WRITE, 2 * i, p.addr + 8 * i,
+                            length=8, value=aw)
+        want.append((WC_OK, WC_ATOMIC_WRITE))
+        p.cqes(len(want), 60)
+        err = err or p.post(WR_RDMA_WRITE, 2 * i + 1, p.addr + 8 * i,
+                            length=8, value=wr, aoff=8 * i)
+        want.append((WC_OK, WC_RDMA_WRITE))
+        p.cqes(len(want), 60)
+    err = err or p.post(WR_FLUSH, 2 * rounds, p.addr, length=8 * rounds,
+                        ftype=FLUSH_GLOBAL)
+    want.append((WC_OK, WC_FLUSH))
+    got = [(s, o) for _, s, o in p.cqes(len(want), 60)]
+    time.sleep(1)
+    bad = [i for i in range(rounds) if bytes(p.buf[8 * i:8 * i + 8]) !=
+           struct.pack('>Q', 0xb000000000000000 + i)]
+    ok = not err and got == want and not bad
+    print(f'{"ok" if ok else "FAILED"}: {rounds} x (ATOMIC_WRITE, WRITE) '
+          f'of one slot, then a FLUSH: doorbell {strerr(err)}, '
+          f'{len(got)} of {len(want)} completions as wanted: '
+          f'{got == want}; slots not holding the WRITE: {bad}')
+    if got != want:
+        print(f'completions: {got}')
+    p.close()
+    a[0].close()
+    b[0].close()
+    return 0 if ok else 1
+
+
 def main():
     a = sys.argv[1:]
     if a[:1] == ['resize-efault'] and len(a) == 2:
@@ -574,6 +844,10 @@ def main():
         return memcg(a[1], a[2])
     if a[:1] == ['res-qp'] and len(a) == 2:
         return res_qp(a[1])
+    if a[:1] == ['mpe'] and len(a) == 5:
+        return mpe(a[1], int(a[2]), a[3], int(a[4]))
+    if a[:1] == ['mpe-replay'] and len(a) == 6:
+        return mpe_replay(a[1], int(a[2]), a[3], int(a[4]), int(a[5]))
     sys.exit(__doc__)
 
 

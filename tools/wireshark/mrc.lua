@@ -11,7 +11,7 @@
 -- and mrc_ep.c are the truth):
 --   * the BTH with MRC's flags (AckReq, RTX, TS), every MRC opcode (0xC0 to
 --     0xDE) and its extended headers: METH, TSETH, RETH, PLETH, ImmDt, IETH,
---     AETH, AtomicETH, AtomicAckETH, SETH with mrc's CC_STATE and port
+--     AETH, AtomicETH, AtomicAckETH, FETH (FLUSH), SETH with mrc's CC_STATE and port
 --     status, NETH, PETH, and the endpoint probes 0xD8/0xD9 (ERTH and EETH
 --     in mrc's layout); payload, pad and ICRC, which it checks (mrc's ICRC:
 --     RoCEv2's without the eight 0xff bytes of the LRH, over the inner IP
@@ -77,7 +77,8 @@ local OP = {
 	READ_RESP_LAST = 0xcf, READ_RESP_ONLY = 0xd0, ACK = 0xd1,
 	ATOMIC_ACK = 0xd2, CMP_SWAP = 0xd3, FETCH_ADD = 0xd4,
 	SEND_LAST_INV = 0xd6, SEND_ONLY_INV = 0xd7, EP_REQUEST = 0xd8,
-	EP_RESPONSE = 0xd9, SACK = 0xdc, NACK = 0xdd, PROBE = 0xde,
+	EP_RESPONSE = 0xd9, FLUSH = 0xda, ATOMIC_WRITE = 0xdb, SACK = 0xdc,
+	NACK = 0xdd, PROBE = 0xde,
 }
 local op_names = {}
 for k, v in pairs(OP) do op_names[v] = k end
@@ -105,10 +106,12 @@ local ops = {
 	[0xd4] = opi({ "meth", "atmeth" }, false, true),
 	[0xd6] = opi({ "meth", "pleth", "ieth" }, true, true),
 	[0xd7] = opi({ "meth", "pleth", "ieth" }, true, true),
+	[0xda] = opi({ "meth", "reth", "feth" }, false, true),
+	[0xdb] = opi(WRITE, true, true),
 	[0xdc] = opi({ "seth" }), [0xdd] = opi({ "neth" }), [0xde] = opi({ "peth" }),
 }
 local hdr_len = { meth = 4, reth = 16, pleth = 8, immdt = 4, ieth = 4, aeth = 4,
-	atmeth = 28, atmack = 8, seth = 36, neth = 20, peth = 16 }
+	atmeth = 28, atmack = 8, seth = 36, neth = 20, peth = 16, feth = 4 }
 local BTH_LEN, TSETH_LEN, EP_LEN, ICRC_LEN, EP_QPN = 12, 4, 32, 4, 2
 
 local aeth_names = { [0x00] = "ACK", [0x60] = "NAK: PSN sequence error",
@@ -208,6 +211,13 @@ fld("atm_rkey", ProtoField.uint32("mrc.atmeth.rkey", "R_Key", base.HEX))
 fld("atm_swap", ProtoField.uint64("mrc.atmeth.swap_add", "Swap or add", base.HEX))
 fld("atm_cmp", ProtoField.uint64("mrc.atmeth.compare", "Compare", base.HEX))
 fld("atm_orig", ProtoField.uint64("mrc.atmack.orig", "Original value", base.HEX))
+-- FETH (FLUSH)
+local flush_levels = { [0] = "range", [1] = "memory region", [2] = "reserved",
+	[3] = "reserved" }
+fld("f_level", ProtoField.uint8("mrc.feth.level", "Selectivity level", base.DEC,
+	flush_levels, 0x30))
+fld("f_type", ProtoField.uint8("mrc.feth.type", "Placement type (1 global, 2 persistent)",
+	base.HEX, nil, 0x0f))
 -- SETH + CC_STATE
 fld("s_mode", ProtoField.uint8("mrc.seth.mode", "M", base.DEC, sack_modes, 0xc0))
 fld("s_pr", ProtoField.bool("mrc.seth.pr", "PR (answers a probe)", 8, nil, 0x20))
@@ -567,6 +577,13 @@ function H.atmeth(t, r)
 	s:add(F.atm_rkey, r(8, 4))
 	s:add(F.atm_swap, r(12, 8))
 	s:add(F.atm_cmp, r(20, 8))
+end
+function H.feth(t, r)
+	local s = t:add(mrc, r, "FETH")
+	s:add(F.f_level, r(3, 1))
+	s:add(F.f_type, r(3, 1))
+	return string.format(" flush type=%d level=%s", band(r(3, 1):uint(), 0x0f),
+		flush_levels[band(r(3, 1):uint(), 0x30) / 16])
 end
 function H.atmack(t, r)
 	t:add(mrc, r, "AtomicAckETH"):add(F.atm_orig, r(0, 8))

@@ -187,6 +187,15 @@ def cases():
               {"mrc.opname": "CMP_SWAP", "mrc.atmeth.swap_add": "0x0000000000000005",
                "mrc.atmeth.compare": "0x0000000000000003", "mrc.atmeth.rkey": "0x00000077"}))
     c.append(("FETCH_ADD", frame(bth(0xD4, 0x15, 9) + METH + atm, EV), {"mrc.opname": "FETCH_ADD"}))
+    aw_reth = struct.pack(">QII", 0x7f0000002008, 0x99, 8)
+    c.append(("ATOMIC_WRITE: RETH and its 8-byte value",
+              frame(bth(0xDB, 0x15, 11, ackreq=True) + METH + aw_reth + struct.pack(">Q", 7), EV),
+              {"mrc.opname": "ATOMIC_WRITE", "mrc.reth.va": "0x00007f0000002008",
+               "mrc.reth.len": "8", "mrc.payload_len": "8", "mrc.icrc.status": "good"}))
+    c.append(("FLUSH: RETH, FETH (global, memory region), no payload",
+              frame(bth(0xDA, 0x15, 12, ackreq=True) + METH + RETH + b"\x00\x00\x00\x11", EV),
+              {"mrc.opname": "FLUSH", "mrc.reth.len": "65536", "mrc.feth.type": "0x01",
+               "mrc.feth.level": "1", "mrc.payload_len": None, "mrc.icrc.status": "good"}))
     c.append(("ATOMIC_ACK: AETH, AtomicAckETH",
               frame(bth(0xD2, 0x16, 9) + b"\x00\x00\x00\x04" + struct.pack(">Q", 42), EV),
               {"mrc.opname": "ATOMIC_ACK", "mrc.aeth.syndrome": "0x00", "mrc.aeth.msn": "4",
