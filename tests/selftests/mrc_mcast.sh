@@ -30,7 +30,7 @@ test_logs mrc_mcast
 TMO=$(tmo 120)
 N=$(by_mode 50 10)
 GRP4=239.77.0.1 GRP6=ff0e::77:1 GRP_V=239.77.0.2 GRP_NONE=239.77.0.9
-ktap_header 9
+ktap_header 10
 
 require_tools mckey ib_send_bw ibv_devinfo tcpdump rdma jq
 if ! topo_ns mrc; then
@@ -145,5 +145,18 @@ no_member() {
 	[ "$a" = "$b" ] || { echo "rx_packets moved $a -> $b"; return 1; }
 }
 check "a group without members on B: B takes nothing" no_member
+
+# a forged UD packet to QPN 0xFFFFFF at B's own address (a group of none):
+# dropped and counted
+counted_from() { [ "$(counter "$NS_B" "$DEV_B" unknown_qp)" -ge $(($1 + 3)) ]; }
+forged() {
+	local a b
+	a=$(counter "$NS_B" "$DEV_B" unknown_qp)
+	netns "$NS_A" python3 "$DIR/mrc_inject.py" --dst "$IP_B" --src "$IP_A" \
+		--qpn 0xffffff --psn 0 --count 3 cm-dreq --qkey 0x01234567 || return 1
+	wait_for "$(tmo 20)" counted_from "$a" ||
+		{ b=$(counter "$NS_B" "$DEV_B" unknown_qp); echo "unknown_qp $a -> $b"; return 1; }
+}
+check "a forged UD packet to QPN 0xFFFFFF for no group: counted (unknown_qp)" forged
 
 ktap_finish
