@@ -26,6 +26,9 @@
 #include "mrc_wire.h"
 #include "mrc_cc.h"
 
+/* buckets of a device's multicast groups (mrc_mcast.c) */
+#define MRC_MCG_HASH_SIZE	64
+
 /**
  * struct mrc_dev - one mrc RDMA device
  * @ib_dev: the IB core device; first, so ib_alloc_device() can embed us
@@ -48,6 +51,9 @@
  * @mr_xa: MRs by key index (key >> 8); lookups under RCU
  * @ah_xa: AHs by number, for the AH numbers user UD WQEs carry
  * @srq_xa: SRQ numbers reported to userspace
+ * @mcg_lock: serialises attach and detach (mrc_mcast.c)
+ * @mcg_hash: multicast groups by GID; RCU for the receive path
+ * @nr_mcg: groups in @mcg_hash
  * @stats: per-CPU counters (enum mrc_counter)
  * @planes: the planes by number; plane 0 is @ndev's. Written under RTNL,
  *	    read under RCU.
@@ -95,6 +101,9 @@ struct mrc_dev {
 	u32 mr_next;
 	u32 ah_next;
 	u32 srq_next;
+	struct mutex mcg_lock;		/* writers of @mcg_hash, @nr_mcg */
+	struct hlist_head mcg_hash[MRC_MCG_HASH_SIZE];	/* mrc_mcast.c */
+	unsigned int nr_mcg;
 	struct mrc_stats __percpu *stats;
 	struct mrc_plane __rcu *planes[MRC_MAX_PLANES];
 	u16 planes_up;
@@ -699,6 +708,14 @@ int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr);
 void *mrc_srq_fetch(struct mrc_srq *srq, void *copy, u32 elem);
+
+/* mrc_mcast.c: multicast groups of UD QPs */
+int mrc_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+int mrc_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+bool mrc_mcast_ours(struct mrc_dev *mdev, const union ib_gid *gid);
+void mrc_mcast_recv(struct mrc_dev *mdev, struct sk_buff *skb);
+void mrc_mcast_init(struct mrc_dev *mdev);
+void mrc_mcast_cleanup(struct mrc_dev *mdev);
 
 /* mrc_ah.c */
 int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,

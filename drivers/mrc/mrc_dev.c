@@ -272,6 +272,7 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 		return -ENOMEM;
 	}
 	mutex_init(&mdev->cfg_lock);
+	mrc_mcast_init(mdev);
 	INIT_LIST_HEAD(&mdev->peers);
 	mdev->ev_count = MRC_DEFAULT_EVS;
 	spin_lock_init(&mdev->cc_lock);
@@ -352,6 +353,7 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	for (i = 0; i < ARRAY_SIZE(mdev->ev_profiles); i++)
 		mrc_ev_profile_release(&mdev->ev_profiles[i]);
 	mutex_destroy(&mdev->cfg_lock);
+	mrc_mcast_cleanup(mdev);
 	free_percpu(mdev->stats);
 	xa_destroy(&mdev->qp_xa);
 	xa_destroy(&mdev->mr_xa);

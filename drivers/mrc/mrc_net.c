@@ -474,12 +474,21 @@ static bool srh_at_end(const struct sk_buff *skb, unsigned int *outer)
 	return len;
 }
 
+/* A packet to a multicast group: ours on plane 0 when a UD QP joined it */
+static bool group_ours(struct mrc_plane *plane, const struct sk_buff *skb,
+		       const union ib_gid *gid)
+{
+	return rcu_access_pointer(plane->mdev->ndev) == skb->dev &&
+	       mrc_mcast_ours(plane->mdev, gid);
+}
+
 /*
  * Is this an MRC packet for this host? Sets *outer (bytes of an outer
  * IPv6 header to strip) and *nhlen (the IP header before UDP). A packet
  * is ours when it is RoCEv2 to an address of the receiving plane's own
- * netdev, or IPv6-in-IPv6 whose inner packet is RoCEv2 to the device's
- * node address (on plane 0's netdev), with or without an SRH that ends
+ * netdev or to a group a UD QP joined (plane 0 only), or IPv6-in-IPv6
+ * whose inner packet is RoCEv2 to the device's node address (on plane
+ * 0's netdev), with or without an SRH that ends
  * here: the outer destination is a uSID container or a segment that the
  * fabric consumed hop by hop and is not checked. Addresses of other
  * netdevs are not ours (strict checks): they may be another mrc
@@ -499,7 +508,16 @@ static bool is_ours(struct mrc_plane *plane, const struct sk_buff *skb,
 		    iph->protocol != IPPROTO_UDP || ip_is_fragment(iph))
 			return false;
 		*nhlen = sizeof(*iph);
-		return udp_ours(skb, *nhlen) && local4(skb->dev, iph->daddr);
+		if (!udp_ours(skb, *nhlen))
+			return false;
+		if (ipv4_is_multicast(iph->daddr)) {
+			union ib_gid gid;
+
+			ipv6_addr_set_v4mapped(iph->daddr,
+					       (struct in6_addr *)gid.raw);
+			return group_ours(plane, skb, &gid);
+		}
+		return local4(skb->dev, iph->daddr);
 	}
 	if (skb->protocol == htons(ETH_P_IPV6)) {
 		struct ipv6hdr _ip6;
@@ -510,10 +528,18 @@ static bool is_ours(struct mrc_plane *plane, const struct sk_buff *skb,
 		if (!ip6)
 			return false;
 		*nhlen = sizeof(*ip6);
-		if (ip6->nexthdr == IPPROTO_UDP)
-			return udp_ours(skb, *nhlen) &&
-			       ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
+		if (ip6->nexthdr == IPPROTO_UDP) {
+			if (!udp_ours(skb, *nhlen))
+				return false;
+			if (ipv6_addr_is_multicast(&ip6->daddr)) {
+				union ib_gid gid;
+
+				memcpy(gid.raw, &ip6->daddr, sizeof(gid.raw));
+				return group_ours(plane, skb, &gid);
+			}
+			return ipv6_chk_addr(dev_net(skb->dev), &ip6->daddr,
 					     skb->dev, 1);
+		}
 		if (ip6->nexthdr == IPPROTO_ROUTING) {
 			if (!srh_at_end(skb, outer))
 				return false;
@@ -565,6 +591,13 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 	struct sk_buff_head txq;
 	struct mrc_qp *qp;
 
+	if (mrc_bth_qpn(pkt->hdr) == IB_MULTICAST_QPN) {
+		if (pkt->mask & MRC_H_DETH)
+			mrc_mcast_recv(mdev, skb);
+		else
+			mrc_count(mdev, MRC_CNT_MALFORMED, 1);
+		return;
+	}
 	qp = mrc_qp_get(mdev, mrc_bth_qpn(pkt->hdr));
 	if (!qp) {
 		mrc_count(mdev, MRC_CNT_NO_QP, 1);
@@ -806,7 +839,12 @@ static rx_handler_result_t mrc_net_rx(struct sk_buff **pskb)
 	struct mrc_plane *plane = rcu_dereference(skb->dev->rx_handler_data);
 	unsigned int outer, nhlen;
 
-	if (skb->pkt_type != PACKET_HOST ||
+	/* multicast: from the wire, or the copy a group member here gets of
+	 * what this host sent to the group (ip_mc_output())
+	 */
+	if ((skb->pkt_type != PACKET_HOST &&
+	     skb->pkt_type != PACKET_MULTICAST &&
+	     skb->pkt_type != PACKET_LOOPBACK) ||
 	    !is_ours(plane, skb, &outer, &nhlen))
 		return RX_HANDLER_PASS;
 	if (READ_ONCE(plane->admin_down)) {

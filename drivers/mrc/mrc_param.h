@@ -32,6 +32,9 @@ enum mrc_limits {
 	MRC_MAX_SRQ		= 0x4000,
 	MRC_MAX_SRQ_WR		= 0x4000,
 	MRC_MAX_RD_ATOMIC	= 16,
+	/* multicast groups per device, and UD QPs per group (as rxe) */
+	MRC_MAX_MCAST_GRP	= 256,
+	MRC_MAX_MCAST_QP_ATTACH	= 56,
 	MRC_MAX_MSG		= BIT(30),
 };
 

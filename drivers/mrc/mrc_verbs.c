@@ -5,7 +5,7 @@
  * mrc speaks the rxe user ABI (include/uapi/rdma/rdma_user_rxe.h) so that
  * the stock rdma-core rxe provider drives it: same driver id, same ABI
  * version. Verbs mrc does not support (memory windows, rereg_mr, UC/XRC
- * QPs, multicast, ...) are left out of the ops table, so the IB core fails
+ * QPs, ...) are left out of the ops table, so the IB core fails
  * them with -EOPNOTSUPP; the README lists them.
  */
 #include <net/addrconf.h>
@@ -58,6 +58,10 @@ void mrc_verbs_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	attr->max_res_rd_atom = MRC_MAX_RD_ATOMIC * MRC_MAX_QP;
 	attr->max_fast_reg_page_list_len = MRC_MAX_FAST_PAGES;
 	attr->atomic_cap = IB_ATOMIC_HCA;
+	attr->max_mcast_grp = MRC_MAX_MCAST_GRP;
+	attr->max_mcast_qp_attach = MRC_MAX_MCAST_QP_ATTACH;
+	attr->max_total_mcast_qp_attach = MRC_MAX_MCAST_GRP *
+					  MRC_MAX_MCAST_QP_ATTACH;
 	/* FLUSH to global visibility only: no persistent memory behind MRs */
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
@@ -217,6 +221,7 @@ static const struct ib_device_ops mrc_dev_ops = {
 	.alloc_mr = mrc_alloc_mr,
 	.alloc_pd = mrc_alloc_pd,
 	.alloc_ucontext = mrc_alloc_ucontext,
+	.attach_mcast = mrc_attach_mcast,
 	.create_ah = mrc_create_ah,
 	.create_cq = mrc_compat_create_cq,
 	.create_qp = mrc_create_qp,
@@ -230,6 +235,7 @@ static const struct ib_device_ops mrc_dev_ops = {
 	.destroy_cq = mrc_destroy_cq,
 	.destroy_qp = mrc_destroy_qp,
 	.destroy_srq = mrc_destroy_srq,
+	.detach_mcast = mrc_detach_mcast,
 	.get_dev_fw_str = mrc_get_dev_fw_str,
 	.fill_res_qp_entry = mrc_fill_res_qp_entry,
 	.get_dma_mr = mrc_get_dma_mr,
