@@ -650,6 +650,47 @@ static enum place_result place_write(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	return PLACED;
 }
 
+/**
+ * mrc_resp_uc_place() - place a UC packet handed on in PSN order
+ * @qp: a UC QP; qp->lock held
+ * @pkt: a packet its message sequence took (mrc_uc.c)
+ * @psn: its PSN
+ *
+ * A UC message takes the next receive WQE whatever its RQMSN says (a lost
+ * message took none); it completes with its last packet.
+ *
+ * Return: 0, or -EAGAIN (no receive WQE), -EINVAL (bad length or offset),
+ * -EACCES (R_Key), -ERANGE: the message is dropped.
+ */
+int mrc_resp_uc_place(struct mrc_qp *qp, struct mrc_pkt *pkt, u32 psn)
+{
+	struct mrc_resp *rs = &qp->resp;
+	enum place_result res;
+
+	mrc_meth_set(mrc_pkt_hdr(pkt, MRC_H_METH), rs->msn_done, 0);
+	if (rs->win.base != psn)	/* PSNs were lost: the window starts here */
+		mrc_psn_win_init(&rs->win, psn, MRC_RX_WIN);
+	if (pkt->mask & MRC_H_PLETH)
+		res = place_send(qp, pkt, psn);
+	else
+		res = place_write(qp, pkt, psn);
+	switch (res) {
+	case PLACED:
+		break;
+	case RNR:
+		return -EAGAIN;
+	case NAK_INV:
+		return -EINVAL;
+	case NAK_ACC:
+		return -EACCES;
+	default:
+		return -ERANGE;
+	}
+	mrc_psn_win_mark(&rs->win, psn);
+	complete_msgs(qp);
+	return 0;
+}
+
 static int qp_access(const struct mrc_pkt *pkt)
 {
 	switch (pkt->opcode) {
