@@ -583,16 +583,16 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 			mrc_resp_ud_recv(qp, skb);
 		else
 			mrc_count(mdev, MRC_CNT_MALFORMED, 1);
-	} else if (qp->ibqp.qp_type == IB_QPT_UC && (pkt->mask & MRC_H_UC)) {
-		if (qp->av.family && !from_peer(qp, skb))
-			mrc_count(mdev, MRC_CNT_WRONG_SRC, 1);
-		else
-			mrc_uc_recv(qp, skb);
-	} else if (qp->ibqp.qp_type != IB_QPT_RC || (pkt->mask & MRC_H_UC)) {
-		/* UC and RC packets are for QPs of their own type only */
+	} else if (qp->ibqp.qp_type != IB_QPT_RC &&
+		   qp->ibqp.qp_type != IB_QPT_UC) {
 		mrc_count(mdev, MRC_CNT_MALFORMED, 1);
 	} else if (qp->av.family && !from_peer(qp, skb)) {
 		mrc_count(mdev, MRC_CNT_WRONG_SRC, 1);
+	} else if ((qp->ibqp.qp_type == IB_QPT_UC) != !!(pkt->mask & MRC_H_UC)) {
+		/* UC and RC packets are for QPs of their own type only */
+		mrc_count(mdev, MRC_CNT_MALFORMED, 1);
+	} else if (qp->ibqp.qp_type == IB_QPT_UC) {
+		mrc_uc_recv(qp, skb);
 	} else if (pkt->trim) {
 		mrc_resp_trimmed(qp, skb, &txq);
 	} else if (pkt->mask & MRC_H_REQ) {
