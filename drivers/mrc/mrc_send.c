@@ -113,8 +113,8 @@ static bool uc_wr(u32 op)
 }
 
 /*
- * Fetch the next WQE for an RC or UC QP. Returns false when there is none or it
- * must wait (fence, max_rd_atomic).
+ * Fetch the next WQE for an RC or UC QP. Returns false when there is none
+ * or it must wait (fence, max_rd_atomic).
  */
 static bool fetch_rc(struct mrc_qp *qp)
 {
@@ -522,6 +522,8 @@ int mrc_send_uc(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 			if (m->status != IB_WC_SUCCESS) {
 				m->done = true;
 				r->cur_valid = false;
+			} else {
+				budget = 0;	/* no timer: the work tries again */
 			}
 			break;
 		}
