@@ -26,9 +26,12 @@ a UC QP of B; A sends 5 SENDs on each. Every packet reaches a QP of the
 other type: the UC sends complete at A (nothing waits), B's QPs complete
 no receive and stay in RTS. The caller checks that B counted the packets
 as malformed (5 UC ones at least, and the RC ones with their resends).
+Then A's UC QP posts an RDMA READ, which UC does not have: refused, by
+post_send (EINVAL) or by a local QP operation error completion, as rxe.
 
 Exit status 0 when all of that holds.
 """
+import errno
 import socket
 import struct
 import subprocess
@@ -41,6 +44,7 @@ from pyverbs.cq import CQ
 from pyverbs.device import Context
 from pyverbs.mr import MR
 from pyverbs.pd import PD
+from pyverbs.pyverbs_error import PyverbsRDMAError
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.wr import RecvWR, SendWR, SGE
 
@@ -183,7 +187,21 @@ def mismatch(dev_a, gid_a, dev_b, gid_b):
           f'({[wc.status for wc in a_uc]}), receives completed at B: RC '
           f'QP {len(b_rc)}, UC QP {len(b_uc)} (want none), B\'s QPs in '
           f'{states} (RTS: {e.IBV_QPS_RTS})')
-    return 0 if ok else 1
+    sge = SGE(auc.mr.buf, 64, auc.mr.lkey)
+    wr = SendWR(wr_id=77, opcode=e.IBV_WR_RDMA_READ, num_sge=1, sg=[sge])
+    wr.set_wr_rdma(buc.mr.rkey, buc.mr.buf)
+    try:
+        auc.qp.post_send(wr)
+        wcs = auc.poll(1, 5)
+        refused = len(wcs) == 1 and wcs[0].status == e.IBV_WC_LOC_QP_OP_ERR
+        how = f'completion status {[wc.status for wc in wcs]}'
+    except PyverbsRDMAError as ex:
+        refused = ex.error_code == errno.EINVAL
+        how = f'post_send: {ex}'
+    print(f'{"ok" if refused else "FAILED"}: an RDMA READ on a UC QP is '
+          f'refused: {how} (local QP operation error: '
+          f'{e.IBV_WC_LOC_QP_OP_ERR})')
+    return 0 if ok and refused else 1
 
 
 def main():

@@ -15,7 +15,8 @@
 #     arrive; no ACK was ever sent for UC (acks_sent, sacks_sent stay 0);
 #   - mrc_uc.py mismatch: A's UC QP sends to an RC QP of B, A's RC QP to
 #     a UC QP of B: B completes nothing, its QPs stay in RTS, and counts
-#     the packets as malformed;
+#     the packets as malformed; an RDMA READ posted on a UC QP is refused
+#     (a local QP operation error, as on rxe);
 #   - ib_write_bw -c UC under the same loss: both ends finish (nothing
 #     waits for what was lost).
 # MRC_TOPO=fabric (mrc_uc_fabric.sh): the same between two hosts of the
@@ -136,7 +137,7 @@ mismatch() {
 	echo "side B: malformed $m0 -> $m1 (at least 10 wanted)" | tee -a "$LOGS/py"
 	[ "$rc" = 0 ] && [ "$m1" -ge $((m0 + 10)) ]
 }
-check "a UC packet for an RC QP, an RC one for a UC QP: dropped, counted" mismatch
+check "UC packets for an RC QP and RC ones for a UC QP dropped, counted; READ on UC refused" mismatch
 shown
 
 write_lossy() {
