@@ -540,6 +540,7 @@ struct mrc_qp {
 	struct mrc_profile *ev_profile;		/* bound (mrc_ev_profile.c) */
 	struct mrc_req req;
 	struct mrc_resp resp;
+	struct mrc_uc *uc;		/* UC: the receive side (mrc_uc.c) */
 	struct timer_list timer;
 	struct hrtimer pause_timer;	/* ends a trim pause */
 	struct work_struct work;
@@ -769,9 +770,17 @@ void mrc_resp_probe(struct mrc_qp *qp, struct sk_buff *skb,
 void mrc_resp_trimmed(struct mrc_qp *qp, struct sk_buff *skb,
 		      struct sk_buff_head *txq);
 void mrc_resp_flush(struct mrc_qp *qp);
+int mrc_resp_uc_place(struct mrc_qp *qp, struct mrc_pkt *pkt, u32 psn);
 int mrc_resp_init(struct mrc_qp *qp);
 void mrc_resp_cleanup(struct mrc_qp *qp);
 void mrc_resp_reset(struct mrc_qp *qp);
+
+/* mrc_uc.c: UC receive (the rest in mrc_uc.h) */
+int mrc_uc_init(struct mrc_qp *qp);
+void mrc_uc_cleanup(struct mrc_qp *qp);
+void mrc_uc_reset(struct mrc_qp *qp);
+void mrc_uc_recv(struct mrc_qp *qp, struct sk_buff *skb);
+void mrc_uc_timeout(struct mrc_qp *qp);
 
 /* mrc_net.c: packets in and out */
 int mrc_net_init(void);

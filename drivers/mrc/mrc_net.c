@@ -413,6 +413,7 @@ void mrc_net_xmit(struct mrc_dev *mdev, struct mrc_qp *qp,
 		  struct sk_buff_head *txq)
 {
 	bool rc = qp && qp->ibqp.qp_type == IB_QPT_RC;
+	bool conn = rc || (qp && qp->ibqp.qp_type == IB_QPT_UC);
 	struct dst_cache *dc = NULL;
 	struct mrc_pathset *ps = NULL;
 	struct net_device *ndev;
@@ -420,7 +421,7 @@ void mrc_net_xmit(struct mrc_dev *mdev, struct mrc_qp *qp,
 
 	local_bh_disable();	/* dst_cache is per CPU */
 	rcu_read_lock();
-	if (rc) {
+	if (conn) {
 		dc = &qp->dst_cache;
 		ps = rcu_dereference(qp->ps);
 	}
@@ -615,10 +616,16 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 			mrc_resp_ud_recv(qp, skb);
 		else
 			mrc_count(mdev, MRC_CNT_MALFORMED, 1);
-	} else if (qp->ibqp.qp_type != IB_QPT_RC) {
+	} else if (qp->ibqp.qp_type != IB_QPT_RC &&
+		   qp->ibqp.qp_type != IB_QPT_UC) {
 		mrc_count(mdev, MRC_CNT_MALFORMED, 1);
 	} else if (qp->av.family && !from_peer(qp, skb)) {
 		mrc_count(mdev, MRC_CNT_WRONG_SRC, 1);
+	} else if ((qp->ibqp.qp_type == IB_QPT_UC) != !!(pkt->mask & MRC_H_UC)) {
+		/* UC and RC packets are for QPs of their own type only */
+		mrc_count(mdev, MRC_CNT_MALFORMED, 1);
+	} else if (qp->ibqp.qp_type == IB_QPT_UC) {
+		mrc_uc_recv(qp, skb);
 	} else if (pkt->trim) {
 		mrc_resp_trimmed(qp, skb, &txq);
 	} else if (pkt->mask & MRC_H_REQ) {
@@ -732,8 +739,8 @@ static u32 recv(struct mrc_plane *plane, struct sk_buff *skb,
 	pkt->ce = ce;
 	if (trim) {
 		mrc_count(mdev, MRC_CNT_TRIMMED_RX, 1);
-		/* unreliable datagrams have nobody to NACK to */
-		if (pkt->mask & MRC_H_DETH) {
+		/* unreliable datagrams and UC have nobody to NACK to */
+		if (pkt->mask & (MRC_H_DETH | MRC_H_UC)) {
 			mrc_count(mdev, MRC_CNT_RX_DROP, 1);
 			return 0;
 		}

@@ -49,6 +49,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	switch (init->qp_type) {
 	case IB_QPT_RC:
+	case IB_QPT_UC:
 	case IB_QPT_UD:
 		break;
 	case IB_QPT_GSI:
@@ -128,6 +129,11 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = mrc_resp_init(qp);
 	if (err)
 		goto err_req;
+	if (init->qp_type == IB_QPT_UC) {
+		err = mrc_uc_init(qp);
+		if (err)
+			goto err_resp;
+	}
 
 	if (init->qp_type == IB_QPT_GSI) {
 		qpn = 1;
@@ -156,6 +162,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 err_qpn:
 	xa_erase_bh(&mdev->qp_xa, qpn);
 err_all:
+	mrc_uc_cleanup(qp);
+err_resp:
 	mrc_resp_cleanup(qp);
 err_req:
 	mrc_req_cleanup(qp);
@@ -209,6 +217,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	timer_shutdown_sync(&qp->timer);
 	hrtimer_cancel(&qp->pause_timer);	/* not armed once dying */
 	cancel_work_sync(&qp->work);
+	mrc_uc_cleanup(qp);
 	mrc_resp_cleanup(qp);
 	mrc_req_cleanup(qp);
 	mrc_queue_free(&qp->rq);
@@ -289,6 +298,7 @@ static void qp_reset(struct mrc_qp *qp)
 		queue_drop_all(&qp->rq);
 	mrc_req_reset(qp);
 	mrc_resp_reset(qp);
+	mrc_uc_reset(qp);
 }
 
 /* Move to the error state and flush every outstanding WR (qp->lock held) */
@@ -345,7 +355,9 @@ static int conn_prepare(struct mrc_qp *qp, struct mrc_conn *c,
 	if (err)
 		return err;
 	c->av.sport = mrc_qp_sport(qp->ibqp.qp_num);
-	if (qp->ibqp.qp_type != IB_QPT_RC || c->av.family != AF_INET6)
+	/* connected QPs spray over the peer's paths; UC as RC */
+	if ((qp->ibqp.qp_type != IB_QPT_RC && qp->ibqp.qp_type != IB_QPT_UC) ||
+	    c->av.family != AF_INET6)
 		return 0;
 	err = mrc_ev_profile_connect(qp, &c->av.daddr, &c->ps, &c->evs);
 	if (err || !c->evs)
@@ -452,7 +464,8 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		err = -EINVAL;
 		goto out;
 	}
-	if (ibqp->qp_type == IB_QPT_RC && new == IB_QPS_RTR && cur != IB_QPS_RTR &&
+	if ((ibqp->qp_type == IB_QPT_RC || ibqp->qp_type == IB_QPT_UC) &&
+	    new == IB_QPS_RTR && cur != IB_QPS_RTR &&
 	    !(mask & IB_QP_AV) && !qp->av.family) {
 		err = -EINVAL;
 		goto out;
@@ -471,6 +484,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	case IB_QPS_RTR:
 		qp->state = new;
 		mrc_resp_reset(qp);
+		mrc_uc_reset(qp);
 		break;
 	case IB_QPS_RTS:
 		if (cur == IB_QPS_RTR)
@@ -572,9 +586,13 @@ static int check_send_wr(struct mrc_qp *qp, const struct ib_send_wr *wr,
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
 		break;
-	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
+		/* UC: SEND and WRITE, with or without immediate (IBA) */
+		if (qp->ibqp.qp_type != IB_QPT_RC && qp->ibqp.qp_type != IB_QPT_UC)
+			return -EINVAL;
+		break;
+	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_READ:
 	case IB_WR_LOCAL_INV:
 	case IB_WR_REG_MR:
@@ -632,7 +650,7 @@ static void fill_send_wqe(struct mrc_qp *qp, const struct ib_send_wr *wr,
 	default:
 		break;
 	}
-	if (qp->ibqp.qp_type != IB_QPT_RC) {
+	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI) {
 		w->wr.wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
 		w->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
 		w->wr.wr.ud.pkey_index = ud_wr(wr)->pkey_index;

@@ -142,7 +142,9 @@ void mrc_req_run(struct mrc_qp *qp, struct sk_buff_head *txq)
 	if (qp->state < IB_QPS_RTS)
 		return;
 	if (qp->ibqp.qp_type != IB_QPT_RC) {
-		budget = mrc_send_ud(qp, txq, budget);
+		budget = qp->ibqp.qp_type == IB_QPT_UC ?
+			 mrc_send_uc(qp, txq, budget) :
+			 mrc_send_ud(qp, txq, budget);
 		mrc_comp_wqes(qp);
 		if (budget <= 0 && !qp->dying)
 			queue_work(mrc_wq, &qp->work);
@@ -189,6 +191,8 @@ static void req_work(struct work_struct *work)
 	spin_lock_bh(&qp->lock);
 	if (qp->ibqp.qp_type == IB_QPT_RC)
 		mrc_resp_run(qp, &txq);
+	if (qp->ibqp.qp_type == IB_QPT_UC)
+		mrc_uc_timeout(qp);	/* the timer is the hole timer */
 	if (qp->ibqp.qp_type == IB_QPT_RC && qp->state == IB_QPS_RTS &&
 	    mrc_loss_timeout(qp)) {
 		/* retries used up: the oldest WQE fails, the QP goes to ERR */

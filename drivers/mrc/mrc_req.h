@@ -92,6 +92,7 @@ static inline bool mrc_req_find_wqe(struct mrc_qp *qp, u32 psn, u32 *idxp)
 /* mrc_send.c */
 int mrc_send_rc(struct mrc_qp *qp, struct sk_buff_head *txq, int budget);
 int mrc_send_ud(struct mrc_qp *qp, struct sk_buff_head *txq, int budget);
+int mrc_send_uc(struct mrc_qp *qp, struct sk_buff_head *txq, int budget);
 void mrc_send_probes(struct mrc_qp *qp, struct sk_buff_head *txq);
 
 /* mrc_comp.c */

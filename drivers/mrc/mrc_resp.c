@@ -650,6 +650,37 @@ static enum place_result place_write(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	return PLACED;
 }
 
+/**
+ * mrc_resp_uc_place() - place a UC packet handed on in PSN order (mrc_uc.c)
+ * @qp: a UC QP; qp->lock held
+ * @pkt: a packet its message sequence took
+ * @psn: its PSN
+ *
+ * A UC message takes the next receive WQE whatever its RQMSN says (a lost
+ * one took none), and completes with its last packet.
+ *
+ * Return: 0, or why the message is dropped: -EAGAIN (no receive WQE),
+ * -EINVAL (length, offset), -EACCES (R_Key), -ERANGE.
+ */
+int mrc_resp_uc_place(struct mrc_qp *qp, struct mrc_pkt *pkt, u32 psn)
+{
+	static const int why[] = { [RNR] = -EAGAIN, [NAK_INV] = -EINVAL,
+				   [NAK_ACC] = -EACCES, [DROP] = -ERANGE };
+	struct mrc_resp *rs = &qp->resp;
+	enum place_result res;
+
+	mrc_meth_set(mrc_pkt_hdr(pkt, MRC_H_METH), rs->msn_done, 0);
+	if (rs->win.base != psn)	/* PSNs were lost: the window starts here */
+		mrc_psn_win_init(&rs->win, psn, MRC_RX_WIN);
+	res = pkt->mask & MRC_H_PLETH ? place_send(qp, pkt, psn) :
+					place_write(qp, pkt, psn);
+	if (res != PLACED)
+		return why[res];
+	mrc_psn_win_mark(&rs->win, psn);
+	complete_msgs(qp);
+	return 0;
+}
+
 static int qp_access(const struct mrc_pkt *pkt)
 {
 	switch (pkt->opcode) {

@@ -104,9 +104,17 @@ static bool can_fetch(struct mrc_qp *qp)
 	return ((idx - qp->sq.idx) & qp->sq.mask) != qp->sq.mask;
 }
 
+/* What a UC QP posts: IBA UC has SEND and WRITE; a bind is local (rxe) */
+static bool uc_wr(u32 op)
+{
+	return op == IB_WR_SEND || op == IB_WR_SEND_WITH_IMM ||
+	       op == IB_WR_RDMA_WRITE || op == IB_WR_RDMA_WRITE_WITH_IMM ||
+	       op == IB_WR_BIND_MW;
+}
+
 /*
- * Fetch the next WQE for an RC QP. Returns false when there is none or it
- * must wait (fence, max_rd_atomic).
+ * Fetch the next WQE for an RC or UC QP. Returns false when there is none
+ * or it must wait (fence, max_rd_atomic).
  */
 static bool fetch_rc(struct mrc_qp *qp)
 {
@@ -158,6 +166,10 @@ static bool fetch_rc(struct mrc_qp *qp)
 	}
 	if ((w->wr.send_flags & IB_SEND_FENCE) && r->rd_outstanding)
 		return false;
+	if (qp->ibqp.qp_type == IB_QPT_UC && !uc_wr(m->opcode)) {
+		m->rd_atomic = false;
+		err = -EINVAL;
+	}
 
 	r->next_idx = (idx + 1) & qp->sq.mask;
 	if (err) {
@@ -251,8 +263,12 @@ static struct sk_buff *build_rc(struct mrc_qp *qp, u32 idx, u32 k, u32 n,
 	if (m->opcode == IB_WR_ATOMIC_WRITE)
 		paylen = 8;
 	op = rc_opcode(m->opcode, first, last);
-	if (++r->since_ackreq >= MRC_ACKREQ_EVERY)
+	if (qp->ibqp.qp_type == IB_QPT_UC) {
+		op = mrc_uc_opcode(op);	/* nobody acknowledges UC */
+		ackreq = false;
+	} else if (++r->since_ackreq >= MRC_ACKREQ_EVERY) {
 		ackreq = true;
+	}
 	if (ackreq)
 		r->since_ackreq = 0;
 
@@ -468,6 +484,58 @@ static int send_new(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 			r->cur_valid = false;
 		__skb_queue_tail(txq, skb);
 		budget -= n;
+	}
+	return budget;
+}
+
+/* ---- UC ----------------------------------------------------------------- */
+
+/**
+ * mrc_send_uc() - send what a UC QP has to send
+ * @qp: a UC QP in RTS; qp->lock held
+ * @txq: where the packets go
+ * @budget: packets to send at most
+ *
+ * Each packet leaves once, on the EV the scheduler picks (sprayed as RC's
+ * are), with no acknowledgment to wait for: a WQE is done when its last
+ * packet left, and nothing stays in flight.
+ *
+ * Return: the budget left (0: more may be waiting).
+ */
+int mrc_send_uc(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
+{
+	struct mrc_req *r = &qp->req;
+
+	while (budget > 0 && qp->state == IB_QPS_RTS) {
+		struct sk_buff *skb;
+		struct mrc_swqe *m;
+
+		if (!r->cur_valid) {
+			if (!fetch_rc(qp))
+				break;
+			budget--;	/* bad WQEs cost too */
+			continue;
+		}
+		m = wmeta(qp, r->cur_idx);
+		skb = build_rc(qp, r->cur_idx, m->sent, 1, false, false);
+		if (!skb) {
+			if (m->status != IB_WC_SUCCESS) {
+				m->done = true;
+				r->cur_valid = false;
+			} else {
+				budget = 0;	/* no timer: the work tries again */
+			}
+			break;
+		}
+		mrc_sched_pick(qp, skb, MRC_STAMP_DATA);
+		r->snd_nxt = mrc_psn_add(r->snd_nxt, 1);
+		r->snd_una = r->snd_nxt;
+		if (++m->sent == m->npkts) {
+			m->done = true;
+			r->cur_valid = false;
+		}
+		__skb_queue_tail(txq, skb);
+		budget--;
 	}
 	return budget;
 }

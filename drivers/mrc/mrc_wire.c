@@ -15,6 +15,8 @@
 #define M_ATOMIC	(MRC_H_REQ | MRC_H_METH | MRC_H_ATMETH | MRC_H_FIRST | MRC_H_LAST)
 #define M_FL		(MRC_H_FIRST | MRC_H_LAST)
 #define M_UD		(MRC_H_REQ | MRC_H_DETH | MRC_H_PAYLOAD | M_FL)
+#define M_UC_SEND	(M_SEND | MRC_H_UC)
+#define M_UC_WRITE	(M_WRITE | MRC_H_UC)
 
 static const struct mrc_opcode_info mrc_opcodes[256] = {
 	[MRC_OP_SEND_FIRST]	 = { "SEND_FIRST", M_SEND | MRC_H_FIRST },
@@ -48,6 +50,22 @@ static const struct mrc_opcode_info mrc_opcodes[256] = {
 	[MRC_OP_PROBE]		 = { "PROBE", MRC_H_PETH },
 	[MRC_OP_UD_SEND_ONLY]	 = { "UD_SEND_ONLY", M_UD },
 	[MRC_OP_UD_SEND_ONLY_IMM] = { "UD_SEND_ONLY_IMM", M_UD | MRC_H_IMMDT },
+	[MRC_OP_UC_SEND_FIRST]	 = { "UC_SEND_FIRST", M_UC_SEND | MRC_H_FIRST },
+	[MRC_OP_UC_SEND_MIDDLE]	 = { "UC_SEND_MIDDLE", M_UC_SEND },
+	[MRC_OP_UC_SEND_LAST]	 = { "UC_SEND_LAST", M_UC_SEND | MRC_H_LAST },
+	[MRC_OP_UC_SEND_LAST_IMM] = { "UC_SEND_LAST_IMM",
+				     M_UC_SEND | MRC_H_IMMDT | MRC_H_LAST },
+	[MRC_OP_UC_SEND_ONLY]	 = { "UC_SEND_ONLY", M_UC_SEND | M_FL },
+	[MRC_OP_UC_SEND_ONLY_IMM] = { "UC_SEND_ONLY_IMM",
+				     M_UC_SEND | MRC_H_IMMDT | M_FL },
+	[MRC_OP_UC_WRITE_FIRST]	 = { "UC_WRITE_FIRST", M_UC_WRITE | MRC_H_FIRST },
+	[MRC_OP_UC_WRITE_MIDDLE] = { "UC_WRITE_MIDDLE", M_UC_WRITE },
+	[MRC_OP_UC_WRITE_LAST]	 = { "UC_WRITE_LAST", M_UC_WRITE | MRC_H_LAST },
+	[MRC_OP_UC_WRITE_LAST_IMM] = { "UC_WRITE_LAST_IMM",
+				      M_UC_WRITE | MRC_H_IMMDT | MRC_H_LAST },
+	[MRC_OP_UC_WRITE_ONLY]	 = { "UC_WRITE_ONLY", M_UC_WRITE | M_FL },
+	[MRC_OP_UC_WRITE_ONLY_IMM] = { "UC_WRITE_ONLY_IMM",
+				      M_UC_WRITE | MRC_H_IMMDT | M_FL },
 };
 
 /* header bit -> length, in wire order after the BTH (TSETH goes after METH) */

@@ -91,7 +91,24 @@ enum mrc_opcode {
 	MRC_OP_PROBE			= 0xde,
 	MRC_OP_UD_SEND_ONLY		= 0x64,	/* RoCEv2 UD */
 	MRC_OP_UD_SEND_ONLY_IMM		= 0x65,	/* RoCEv2 UD */
+	/* UC (ext): prefix 0b111, the low five bits and headers of the MRC
+	 * SEND and WRITE opcodes; see mrc_uc_opcode()
+	 */
+	MRC_OP_UC_SEND_FIRST		= 0xe0,
+	MRC_OP_UC_SEND_MIDDLE		= 0xe1,
+	MRC_OP_UC_SEND_LAST		= 0xe2,
+	MRC_OP_UC_SEND_LAST_IMM		= 0xe3,
+	MRC_OP_UC_SEND_ONLY		= 0xe4,
+	MRC_OP_UC_SEND_ONLY_IMM		= 0xe5,
+	MRC_OP_UC_WRITE_FIRST		= 0xe6,
+	MRC_OP_UC_WRITE_MIDDLE		= 0xe7,
+	MRC_OP_UC_WRITE_LAST		= 0xe8,
+	MRC_OP_UC_WRITE_LAST_IMM	= 0xe9,
+	MRC_OP_UC_WRITE_ONLY		= 0xea,
+	MRC_OP_UC_WRITE_ONLY_IMM	= 0xeb,
 };
+
+#define MRC_OP_UC_PREFIX	0xe0
 
 /* Which headers follow the BTH, in this order (TSETH only with BTH.TS) */
 enum mrc_hdr_mask {
@@ -112,6 +129,7 @@ enum mrc_hdr_mask {
 	MRC_H_REQ	= BIT(14),	/* requester -> responder, has a PSN */
 	MRC_H_FIRST	= BIT(15),	/* starts a message */
 	MRC_H_LAST	= BIT(16),	/* ends a message */
+	MRC_H_UC	= BIT(17),	/* of a UC QP: never acknowledged */
 };
 
 struct mrc_opcode_info {
@@ -164,6 +182,16 @@ int mrc_wire_flush_access(u8 type);
 static inline bool mrc_op_is_mpe(u8 op)
 {
 	return op == MRC_OP_FLUSH || op == MRC_OP_ATOMIC_WRITE;
+}
+
+/*
+ * The UC opcode of an MRC SEND or WRITE opcode (MRC_OP_SEND_FIRST ..
+ * MRC_OP_WRITE_ONLY_IMM): the same low five bits, as IBA's UC opcodes
+ * follow its RC ones, under the manufacturer-specific prefix 0b111.
+ */
+static inline u8 mrc_uc_opcode(u8 op)
+{
+	return MRC_OP_UC_PREFIX | (op & 0x1f);
 }
 
 /* READ response data (the responder's own data, not an acknowledgment) */

@@ -238,9 +238,9 @@ static void every_opcode_roundtrips(struct kunit *test)
 		roundtrip(test, op, false, 0);
 	}
 	/* 6 SEND + 6 WRITE + 5 READ + ACK + 2 ATOMIC + ATOMIC_ACK + 2 INV +
-	 * FLUSH + ATOMIC_WRITE + SACK + NACK + PROBE + 2 UD
+	 * FLUSH + ATOMIC_WRITE + SACK + NACK + PROBE + 2 UD + 12 UC
 	 */
-	KUNIT_EXPECT_EQ(test, 30, n);
+	KUNIT_EXPECT_EQ(test, 42, n);
 }
 
 /* The builder's layout (what the engines write) is what the parser reads. */
@@ -289,8 +289,23 @@ static void mrc_opcodes_mark_mrc(struct kunit *test)
 
 		if (!info || (info->mask & MRC_H_DETH))
 			continue;
-		KUNIT_EXPECT_EQ_MSG(test, 0x6, op >> 5, "%s", info->name);
+		KUNIT_EXPECT_EQ_MSG(test, info->mask & MRC_H_UC ? 0x7 : 0x6,
+				    op >> 5, "%s", info->name);
 	}
+	/* UC: the SEND and WRITE opcodes' low bits and headers, never acked */
+	for (op = MRC_OP_SEND_FIRST; op <= MRC_OP_WRITE_ONLY_IMM; op++) {
+		const struct mrc_opcode_info *rc = mrc_wire_opcode(op);
+		const struct mrc_opcode_info *uc = mrc_wire_opcode(mrc_uc_opcode(op));
+
+		KUNIT_ASSERT_NOT_NULL(test, uc);
+		KUNIT_EXPECT_EQ(test, rc->mask | MRC_H_UC, uc->mask);
+		KUNIT_EXPECT_STREQ(test, rc->name, uc->name + 3);
+		KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(op, false),
+				mrc_wire_hdr_len(mrc_uc_opcode(op), false));
+	}
+	KUNIT_EXPECT_STREQ(test, "UC_SEND_FIRST", mrc_wire_opcode(0xe0)->name);
+	KUNIT_EXPECT_STREQ(test, "UC_WRITE_ONLY_IMM", mrc_wire_opcode(0xeb)->name);
+	KUNIT_EXPECT_NULL(test, mrc_wire_opcode(0xec));
 	/* MRC 1.0 code points */
 	KUNIT_EXPECT_STREQ(test, "WRITE_FIRST", mrc_wire_opcode(0xc6)->name);
 	KUNIT_EXPECT_STREQ(test, "WRITE_ONLY_IMM", mrc_wire_opcode(0xcb)->name);

@@ -219,7 +219,7 @@ class Wire:
         for op, name, expr in re.findall(r"\[(MRC_OP_\w+)\]\s*=\s*\{\s*\"(\w+)\",\s*([^}]+)\}", c):
             self.ops[ops[op]] = (name, val(expr))
         self.bit = {n: bits["MRC_H_" + n] for n in HDR_BITS}
-        for n in ("PAYLOAD", "REQ", "FIRST", "LAST"):
+        for n in ("PAYLOAD", "REQ", "FIRST", "LAST", "UC"):
             self.bit[n] = bits["MRC_H_" + n]
         if len(self.ops) < 20 or set(ops.values()) != set(self.ops):
             die("mrc_wire.[ch]: the opcode table does not read as expected")
@@ -660,6 +660,9 @@ class Fuzzer:
         # an IPv4 source reads as v4-mapped next to an IPv6 peer, and never matches
         if len(src) != len(peer.packed) or src != peer.packed:
             return "rx_wrong_source"
+        # the victims are RC QPs: UC opcodes are for UC QPs only
+        if mask & self.w.bit["UC"]:
+            return "malformed"
         return "engine"
 
     # ---- one packet ------------------------------------------------------------
@@ -779,9 +782,10 @@ class Fuzzer:
                 if len(f) <= 14 + self.mtu:
                     break
             outcome, rest = self.model(f, local)
-            if outcome == "trimmed" and self.w.ops[rest[0][0]][1] & self.w.bit["DETH"]:
+            if outcome == "trimmed" and self.w.ops[rest[0][0]][1] & \
+                    (self.w.bit["DETH"] | self.w.bit["UC"]):
                 self.expect["trimmed_received"] += 1
-                outcome = "trimmed:ud"      # dropped, no NACK for UD
+                outcome = "trimmed:ud"      # dropped, no NACK for UD or UC
             elif outcome in ("ok", "trimmed"):
                 tp, ip = rest
                 self.expect["dispatched" if outcome == "ok" else "trimmed_received"] += 1

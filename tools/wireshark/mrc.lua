@@ -10,10 +10,11 @@
 -- What it decodes (Documentation/mrc/wire-format.rst; drivers/mrc/mrc_wire.h
 -- and mrc_ep.c are the truth):
 --   * the BTH with MRC's flags (AckReq, RTX, TS), every MRC opcode (0xC0 to
---     0xDE) and its extended headers: METH, TSETH, RETH, PLETH, ImmDt, IETH,
---     AETH, AtomicETH, AtomicAckETH, FETH (FLUSH), SETH with mrc's CC_STATE and port
---     status, NETH, PETH, and the endpoint probes 0xD8/0xD9 (ERTH and EETH
---     in mrc's layout); payload, pad and ICRC, which it checks (mrc's ICRC:
+--     0xDE, and mrc's UC opcodes 0xE0 to 0xEB) and its extended headers:
+--     METH, TSETH, RETH, PLETH, ImmDt, IETH, AETH, AtomicETH, AtomicAckETH,
+--     FETH (FLUSH), SETH with mrc's CC_STATE and port status, NETH, PETH,
+--     and the endpoint probes 0xD8/0xD9 (ERTH and EETH in mrc's layout);
+--     payload, pad and ICRC, which it checks (mrc's ICRC:
 --     RoCEv2's without the eight 0xff bytes of the LRH, over the inner IP
 --     header of an encapsulated packet)
 --   * the EV: UDP source port and the low 16 bits of the flow label as one
@@ -33,7 +34,8 @@
 -- would never see these packets under the default preferences. This script
 -- takes the port-table entry over and keeps the InfiniBand handle it found
 -- there: a packet whose BTH opcode has bits 7:5 = 0b110 (0xC0-0xDF, the
--- manufacturer range that mrc's opcodes use) is MRC and decoded here; any
+-- manufacturer range that mrc's opcodes use), or one of mrc's UC opcodes
+-- (0xE0-0xEB, in the other manufacturer range), is MRC and decoded here; any
 -- other (RoCEv2 RC, UD and the GSI's MADs, which mrc sends with the
 -- standard opcodes, or another vendor's RoCEv2) goes to InfiniBand, as
 -- before. The preference udp_port moves the registration; "Decode As" can
@@ -82,6 +84,10 @@ local OP = {
 }
 local op_names = {}
 for k, v in pairs(OP) do op_names[v] = k end
+-- UC (an mrc extension): the SEND and WRITE opcodes' low five bits and
+-- headers under the prefix 0b111; never acknowledged
+local UC_FIRST, UC_LAST = 0xe0, 0xeb
+for op = UC_FIRST, UC_LAST do op_names[op] = "UC_" .. op_names[op - 0x20] end
 
 -- h: the extended headers after the BTH; pay: carries a payload;
 -- req: a request (has a PSN of the requester's)
@@ -110,6 +116,7 @@ local ops = {
 	[0xdb] = opi(WRITE, true, true),
 	[0xdc] = opi({ "seth" }), [0xdd] = opi({ "neth" }), [0xde] = opi({ "peth" }),
 }
+for op = UC_FIRST, UC_LAST do ops[op] = ops[op - 0x20] end
 local hdr_len = { meth = 4, reth = 16, pleth = 8, immdt = 4, ieth = 4, aeth = 4,
 	atmeth = 28, atmack = 8, seth = 36, neth = 20, peth = 16, feth = 4 }
 local BTH_LEN, TSETH_LEN, EP_LEN, ICRC_LEN, EP_QPN = 12, 4, 32, 4, 2
@@ -865,7 +872,8 @@ local function dissect_mrc(tvb, pinfo, tree)
 end
 
 function mrc.dissector(tvb, pinfo, tree)
-	if tvb:len() < BTH_LEN or band(tvb(0, 1):uint(), 0xe0) ~= 0xc0 then
+	local op = tvb:len() >= BTH_LEN and tvb(0, 1):uint()
+	if not op or (band(op, 0xe0) ~= 0xc0 and (op < UC_FIRST or op > UC_LAST)) then
 		-- not MRC: RoCEv2 as before
 		if not ib then return 0 end
 		local ok, r = pcall(ib.call, ib, tvb, pinfo, tree)

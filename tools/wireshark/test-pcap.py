@@ -283,6 +283,22 @@ def cases():
               frame(bth(0xD5, 0x16, 10) + b"\0" * 8, EV) + b"", {"_ws.expert.message": "~opcode 0xd5"}))
     c.append(("transport version 1", frame(bth(0xC4, 0x16, 10, tver=1) + METH + PLETH, EV),
               {"_ws.expert.message": "~transport version 1"}))
+    pay, pd = pad(b"u" * 30)
+    c.append(("UC_SEND_LAST_IMM (0xE3, mrc's UC): METH, PLETH, ImmDt, no AckReq",
+              frame(bth(0xE3, 0x19, 21, pad=pd) + METH + PLETH + IMM + pay, EV),
+              {"mrc.opname": "UC_SEND_LAST_IMM", "mrc.bth.ackreq": "0",
+               "mrc.pleth.len": "8192", "mrc.immdt": "0xdeadbeef", "mrc.payload_len": "30",
+               "mrc.icrc.status": "good", "mrc.ev.plane": "1"}))
+    c.append(("UC_WRITE_FIRST (0xE6): METH, RETH",
+              frame(bth(0xE6, 0x19, 22) + METH + RETH + b"w" * 64, EV),
+              {"mrc.opname": "UC_WRITE_FIRST", "mrc.reth.va": "0x00007f0000001000",
+               "mrc.payload_len": "64", "mrc.icrc.status": "good"}))
+    c.append(("opcode 0xEC: past mrc's UC range, InfiniBand's",
+              frame(bth(0xEC, 0x19, 23) + b"\0" * 8, EV),
+              {"mrc.opname": None}))
+    c.append(("RoCEv2 UC SEND_ONLY (0x24): InfiniBand's, not mrc's",
+              frame(bth(0x24, 0x19, 24) + b"\0" * 16, EV),
+              {"mrc.opname": None, "infiniband.bth.opcode": "36"}))
     c.append(("UD SEND_ONLY (0x64): InfiniBand's, as RoCEv2",
               frame(bth(0x64, 1, 1) + struct.pack(">IBHB", 0x80010000, 0, 0, 1) + b"\0" * 24, EV),
               {"_ws.col.Protocol": "~", "mrc.opname": None, "infiniband.bth.opcode": "100"}))
