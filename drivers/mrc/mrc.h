@@ -44,11 +44,14 @@
  * @num_qp: QPs on the device, the GSI QP included
  * @num_cq: CQs on the device, kernel ones included
  * @num_mr: MRs of every type on the device
+ * @num_mw: memory windows on the device
  * @num_srq: SRQs on the device
  * @num_ah: AHs on the device, kernel ones included
  * @list: entry in the module's device list (mrc_dev_list_lock)
  * @qp_xa: QPs by number (QP1 is the GSI QP); lookups under RCU
  * @mr_xa: MRs by key index (key >> 8); lookups under RCU
+ * @mw_xa: memory windows by key index, from MRC_MW_INDEX_MIN on, so that
+ *	   an rkey's index tells an MW's from an MR's; lookups under RCU
  * @ah_xa: AHs by number, for the AH numbers user UD WQEs carry
  * @srq_xa: SRQ numbers reported to userspace
  * @mcg_lock: serialises attach and detach (mrc_mcast.c)
@@ -90,15 +93,18 @@ struct mrc_dev {
 	atomic_t num_qp;
 	atomic_t num_cq;
 	atomic_t num_mr;
+	atomic_t num_mw;
 	atomic_t num_srq;
 	atomic_t num_ah;
 	struct list_head list;
 	struct xarray qp_xa;
 	struct xarray mr_xa;
+	struct xarray mw_xa;
 	struct xarray ah_xa;
 	struct xarray srq_xa;
 	u32 qp_next;
 	u32 mr_next;
+	u32 mw_next;
 	u32 ah_next;
 	u32 srq_next;
 	struct mutex mcg_lock;		/* writers of @mcg_hash, @nr_mcg */
@@ -352,6 +358,44 @@ struct mrc_mr {
 	refcount_t refs;		/* mrc_mr_lookup(); 1 while published */
 	struct completion drained;	/* the last reference went */
 	struct rcu_head rcu;
+	atomic_t num_mw;		/* windows bound to it; -1: deregistering */
+};
+
+/* Key indices: MRs below MRC_MW_INDEX_MIN, memory windows from it on */
+#define MRC_MW_INDEX_MIN	0x800000
+
+static inline bool mrc_key_is_mw(u32 key)
+{
+	return (key >> 8) >= MRC_MW_INDEX_MIN;
+}
+
+enum mrc_mw_state {
+	MRC_MW_FREE,			/* type 2: not bound */
+	MRC_MW_VALID,			/* bound (type 1: maybe to nothing) */
+};
+
+/**
+ * struct mrc_mw - a memory window (mrc_mw.c)
+ * @ibmw: the IB core's; @ibmw.rkey is the key alloc_mw returned
+ * @lock: guards the fields below; taken in BH context too
+ * @state: enum mrc_mw_state
+ * @rkey: the current key (its low byte is the one the last bind chose)
+ * @access: IB_ACCESS_* the last bind granted
+ * @addr: first byte of the window (an address of @mr)
+ * @length: bytes; 0: the window opens nothing
+ * @mr: the MR it is bound to, with a reference and a count in its num_mw
+ * @qpn: type 2: the QP it is bound to (the only one its rkey serves)
+ */
+struct mrc_mw {
+	struct ib_mw ibmw;
+	spinlock_t lock;		/* the fields below */
+	u8 state;
+	u32 rkey;
+	int access;
+	u64 addr;
+	u64 length;
+	struct mrc_mr *mr;
+	u32 qpn;
 };
 
 struct mrc_cq {
@@ -563,6 +607,11 @@ static inline struct mrc_mr *to_mmr(struct ib_mr *ibmr)
 	return container_of(ibmr, struct mrc_mr, ibmr);
 }
 
+static inline struct mrc_mw *to_mmw(struct ib_mw *ibmw)
+{
+	return container_of(ibmw, struct mrc_mw, ibmw);
+}
+
 static inline struct mrc_srq *to_msrq(struct ib_srq *ibsrq)
 {
 	return container_of(ibsrq, struct mrc_srq, ibsrq);
@@ -654,6 +703,31 @@ int mrc_sge_copy(struct mrc_dev *mdev, struct ib_pd *pd,
 int mrc_mr_reg_wr(struct mrc_dev *mdev, struct ib_pd *pd,
 		  const struct rxe_send_wr *wr);
 int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key);
+int mrc_rkey_get(struct mrc_qp *qp, u32 rkey, u64 *va, u32 len, int access,
+		 struct mrc_mr **mrp);
+
+/* mrc_mw.c: memory windows */
+int mrc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int mrc_dealloc_mw(struct ib_mw *ibmw);
+int mrc_mw_bind(struct mrc_qp *qp, const struct rxe_send_wr *wr);
+int mrc_mw_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 rkey);
+int mrc_mw_get(struct mrc_qp *qp, u32 rkey, u64 *va, u32 len, int access,
+	       struct mrc_mr **mrp);
+/* what a bind asks, and of which MR, for mrc_mw_bind_check() */
+struct mrc_mw_bind_req {
+	enum ib_mw_type type;
+	u8 state;			/* the window's, before the bind */
+	int access;			/* asked for the window */
+	u64 addr;
+	u64 length;
+	bool has_mr;
+	int mr_access;
+	u64 mr_iova;
+	u64 mr_length;
+};
+
+int mrc_mw_bind_check(const struct mrc_mw_bind_req *b);
+int mrc_mw_range(int access, u64 addr, u64 length, u64 *va, u32 len);
 
 /* mrc_cq.c */
 int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,

@@ -263,6 +263,7 @@ int mrc_dev_newlink(const char *ibdev_name, struct net_device *ndev)
 	spin_lock_init(&mdev->ndev_lock);
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->mw_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->ah_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->srq_xa, XA_FLAGS_ALLOC);
 	mdev->stats = alloc_percpu(struct mrc_stats);
@@ -357,6 +358,7 @@ void mrc_dev_dealloc(struct ib_device *ibdev)
 	free_percpu(mdev->stats);
 	xa_destroy(&mdev->qp_xa);
 	xa_destroy(&mdev->mr_xa);
+	xa_destroy(&mdev->mw_xa);
 	xa_destroy(&mdev->ah_xa);
 	xa_destroy(&mdev->srq_xa);
 	WARN_ON(atomic_read(&mdev->num_pd) || atomic_read(&mdev->num_ucontext));

@@ -4,10 +4,12 @@
  * MRs (pages pinned with ib_umem) and fast-registration MRs (page lists a
  * kernel ULP registers with IB_WR_REG_MR).
  *
- * Keys: lkey == rkey == index << 8 | key byte. MRs are looked up by index in
- * mdev->mr_xa under RCU, and every copy of packet data holds a reference;
- * deregistration erases the index and waits for the references to go
- * before it unpins anything, and the memory goes after a grace period.
+ * Keys: lkey == rkey == index << 8 | key byte, the index below
+ * MRC_MW_INDEX_MIN (memory windows have the ones above: mrc_mw.c). MRs
+ * are looked up by index in mdev->mr_xa under RCU, and every copy of
+ * packet data holds a reference; deregistration erases the index and
+ * waits for the references to go before it unpins anything, and the
+ * memory goes after a grace period.
  */
 #include <linux/highmem.h>
 #include <linux/random.h>
@@ -28,7 +30,7 @@ static int insert_mr(struct mrc_dev *mdev, struct mrc_mr *mr,
 	if (!mrc_dev_take(&mdev->num_mr, MRC_MAX_MR))
 		return -ENOMEM;
 	err = xa_alloc_cyclic_bh(&mdev->mr_xa, &idx, NULL,
-				 XA_LIMIT(1, 0xffffff), &mdev->mr_next,
+				 XA_LIMIT(1, MRC_MW_INDEX_MIN - 1), &mdev->mr_next,
 				 GFP_KERNEL);
 	if (err < 0) {
 		atomic_dec(&mdev->num_mr);
@@ -179,6 +181,9 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct mrc_dev *mdev = to_mdev(ibmr->device);
 	struct mrc_mr *mr = to_mmr(ibmr);
 
+	/* a bound window holds a reference: unbind it first (as rxe) */
+	if (atomic_cmpxchg(&mr->num_mw, 0, -1))
+		return -EBUSY;
 	xa_erase_bh(&mdev->mr_xa, mr->key >> 8);
 	mrc_mr_put(mr);
 	wait_for_completion(&mr->drained);	/* no packet copies into it */
@@ -234,6 +239,40 @@ int mrc_mr_check(struct mrc_dev *mdev, struct mrc_mr *mr, struct ib_pd *pd,
 		return -ERANGE;
 	}
 	return 0;
+}
+
+/**
+ * mrc_rkey_get() - the MR an rkey from the wire opens to a request
+ * @qp: the responder's QP
+ * @rkey: an MR's or a memory window's key
+ * @va: the address the request names; set to the MR's address for it (a
+ *	window may count from its start). NULL: the whole MR or window,
+ *	whose key and access alone are checked (FLUSH of level MR)
+ * @len: bytes it asks for
+ * @access: the IB_ACCESS_* it needs
+ * @mrp: set to the MR, to be put with mrc_mr_put() (even on error), or NULL
+ *
+ * Context: rcu_read_lock() held.
+ * Return: 0, -EACCES or -ERANGE.
+ */
+int mrc_rkey_get(struct mrc_qp *qp, u32 rkey, u64 *va, u32 len, int access,
+		 struct mrc_mr **mrp)
+{
+	struct mrc_mr *mr;
+	int err;
+
+	if (mrc_key_is_mw(rkey)) {
+		err = mrc_mw_get(qp, rkey, va, len, access, mrp);
+		/* the window checked its range, which lies in its MR */
+		return err ?: mrc_mr_check(qp->mdev, *mrp, qp->ibqp.pd,
+					   va ? *va : (*mrp)->iova, va ? len : 0,
+					   0);
+	}
+	mr = mrc_mr_lookup(qp->mdev, rkey);
+	*mrp = mr;
+	return mrc_mr_check(qp->mdev, mr, qp->ibqp.pd,
+			    va ? *va : (mr ? mr->iova : 0), va ? len : 0,
+			    access);
 }
 
 /* the kernel address of @va in a FAST MR, with the bytes left in its page */
@@ -354,27 +393,25 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 va, u8 opcode, u64 swap_add,
 u8 mrc_mr_mpe(struct mrc_qp *qp, const struct mrc_rd_req *rq)
 {
 	u8 type = rq->comp & 0xf, level = rq->comp >> 4;
-	struct mrc_mr *mr;
-	u64 orig;
+	struct mrc_mr *mr = NULL;
+	u64 orig, va = rq->va;
 	int err;
 
 	rcu_read_lock();
-	mr = mrc_mr_lookup(qp->mdev, rq->rkey);
 	if (rq->opcode == MRC_OP_ATOMIC_WRITE) {
-		err = mrc_mr_check(qp->mdev, mr, qp->ibqp.pd, rq->va, 8,
-				   IB_ACCESS_REMOTE_WRITE);
-		if (!err && mrc_mr_atomic(mr, rq->va, rq->opcode, rq->swap, 0,
+		err = mrc_rkey_get(qp, rq->rkey, &va, 8, IB_ACCESS_REMOTE_WRITE,
+				   &mr);
+		if (!err && mrc_mr_atomic(mr, va, rq->opcode, rq->swap, 0,
 					  &orig))
 			err = -EINVAL;
 	} else if (type & IB_FLUSH_PERSISTENT) {
 		mrc_count(qp->mdev, MRC_CNT_RKEY_ERR, 1);
 		err = -EACCES;
 	} else {
-		/* level MR: the whole MR, wherever the RETH points */
-		err = mrc_mr_check(qp->mdev, mr, qp->ibqp.pd,
-				   level == IB_FLUSH_MR && mr ? mr->iova : rq->va,
-				   level == IB_FLUSH_MR ? 0 : rq->len,
-				   mrc_wire_flush_access(type));
+		/* level MR: the whole MR (or window), wherever the RETH points */
+		err = mrc_rkey_get(qp, rq->rkey,
+				   level == IB_FLUSH_MR ? NULL : &va, rq->len,
+				   mrc_wire_flush_access(type), &mr);
 		/* every placement before it, seen by all before the answer */
 		smp_mb();
 	}
@@ -440,12 +477,14 @@ int mrc_mr_reg_wr(struct mrc_dev *mdev, struct ib_pd *pd,
 	return 0;
 }
 
-/* IB_WR_LOCAL_INV and SEND_WITH_INV */
+/* IB_WR_LOCAL_INV and SEND_WITH_INV, of an MR's key or a window's */
 int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key)
 {
 	struct mrc_mr *mr;
 	int err = 0;
 
+	if (mrc_key_is_mw(key))
+		return mrc_mw_invalidate(mdev, pd, key);
 	rcu_read_lock();
 	mr = mrc_mr_lookup(mdev, key);
 	if (!mr || mr->type != MRC_MR_FAST || mr->ibmr.pd != pd)

@@ -27,6 +27,7 @@ enum mrc_limits {
 	MRC_MAX_CQ		= 0x4000,
 	MRC_MAX_CQE		= 0x7fff,
 	MRC_MAX_MR		= 0x40000,
+	MRC_MAX_MW		= 0x10000,
 	MRC_MAX_FAST_PAGES	= 512,
 	MRC_MAX_AH		= 0x8000,
 	MRC_MAX_SRQ		= 0x4000,

@@ -247,16 +247,14 @@ static bool exec_read(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 {
 	u32 n = read_npkts(qp, rq->len), i;
 	struct mrc_mr *mr = NULL;
+	u64 va = rq->va;
 	bool ok = true;
 
 	rcu_read_lock();
-	if (rq->len) {
-		mr = mrc_mr_lookup(qp->mdev, rq->rkey);
-		if (mrc_mr_check(qp->mdev, mr, qp->ibqp.pd, rq->va, rq->len,
-				 IB_ACCESS_REMOTE_READ)) {
-			ok = false;
-			goto out;
-		}
+	if (rq->len && mrc_rkey_get(qp, rq->rkey, &va, rq->len,
+				    IB_ACCESS_REMOTE_READ, &mr)) {
+		ok = false;
+		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		u32 off = i * qp->mtu, paylen = min(qp->mtu, rq->len - off);
@@ -269,7 +267,7 @@ static bool exec_read(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 			break;
 		mrc_pleth_set(mrc_pkt_hdr(&pkt, MRC_H_PLETH), off, rq->len);
 		if (paylen &&
-		    mrc_mr_copy(mr, rq->va + off, skb->data + pkt.payload,
+		    mrc_mr_copy(mr, va + off, skb->data + pkt.payload,
 				paylen, false)) {
 			kfree_skb(skb);
 			ok = false;
@@ -303,16 +301,14 @@ static bool exec_atomic(struct mrc_qp *qp, const struct mrc_rd_req *rq,
 {
 	struct mrc_resp *rs = &qp->resp;
 	struct mrc_atomic_res *res;
+	u64 orig, va = rq->va;
 	struct mrc_mr *mr;
-	u64 orig;
 	int err;
 
 	rcu_read_lock();
-	mr = mrc_mr_lookup(qp->mdev, rq->rkey);
-	err = mrc_mr_check(qp->mdev, mr, qp->ibqp.pd, rq->va, 8,
-			   IB_ACCESS_REMOTE_ATOMIC);
+	err = mrc_rkey_get(qp, rq->rkey, &va, 8, IB_ACCESS_REMOTE_ATOMIC, &mr);
 	if (!err)
-		err = mrc_mr_atomic(mr, rq->va, rq->opcode, rq->swap, rq->comp,
+		err = mrc_mr_atomic(mr, va, rq->opcode, rq->swap, rq->comp,
 				    &orig);
 	mrc_mr_put(mr);
 	rcu_read_unlock();
@@ -626,9 +622,8 @@ static enum place_result place_write(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	}
 	if (pkt->paylen) {
 		rcu_read_lock();
-		mr = mrc_mr_lookup(qp->mdev, mrc_reth_rkey(reth));
-		err = mrc_mr_check(qp->mdev, mr, qp->ibqp.pd, va, pkt->paylen,
-				   IB_ACCESS_REMOTE_WRITE);
+		err = mrc_rkey_get(qp, mrc_reth_rkey(reth), &va, pkt->paylen,
+				   IB_ACCESS_REMOTE_WRITE, &mr);
 		if (!err)
 			err = mrc_mr_copy(mr, va, pkt->hdr + pkt->payload,
 					  pkt->paylen, true);

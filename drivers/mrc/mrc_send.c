@@ -59,6 +59,10 @@ static enum ib_wc_status local_op(struct mrc_qp *qp, struct rxe_send_wqe *w)
 {
 	int err;
 
+	/* only the rxe ABI carries a bind: kernel ULPs have no MWs */
+	if (w->wr.opcode == IB_WR_BIND_MW)
+		return qp->is_user && !mrc_mw_bind(qp, &w->wr) ?
+		       IB_WC_SUCCESS : IB_WC_MW_BIND_ERR;
 	if (w->wr.opcode == IB_WR_REG_MR)
 		err = qp->is_user ? -EINVAL :
 		      mrc_mr_reg_wr(qp->mdev, qp->ibqp.pd, &w->wr);
@@ -159,6 +163,7 @@ static bool fetch_rc(struct mrc_qp *qp)
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_LOCAL_INV:
 	case IB_WR_REG_MR:
+	case IB_WR_BIND_MW:
 		break;
 	default:
 		err = -EINVAL;
@@ -177,7 +182,8 @@ static bool fetch_rc(struct mrc_qp *qp)
 		m->done = true;
 		return true;
 	}
-	if (m->opcode == IB_WR_LOCAL_INV || m->opcode == IB_WR_REG_MR) {
+	if (m->opcode == IB_WR_LOCAL_INV || m->opcode == IB_WR_REG_MR ||
+	    m->opcode == IB_WR_BIND_MW) {
 		m->status = local_op(qp, w);
 		m->done = true;
 		return true;

@@ -4,9 +4,9 @@
  *
  * mrc speaks the rxe user ABI (include/uapi/rdma/rdma_user_rxe.h) so that
  * the stock rdma-core rxe provider drives it: same driver id, same ABI
- * version. Verbs mrc does not support (memory windows, rereg_mr, UC/XRC
- * QPs, ...) are left out of the ops table, so the IB core fails
- * them with -EOPNOTSUPP; the README lists them.
+ * version. Verbs mrc does not support (rereg_mr, XRC QPs, ...) are left
+ * out of the ops table, so the IB core fails them with -EOPNOTSUPP; the
+ * README lists them.
  */
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
@@ -49,6 +49,7 @@ void mrc_verbs_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	attr->max_cq = MRC_MAX_CQ;
 	attr->max_cqe = MRC_MAX_CQE;
 	attr->max_mr = MRC_MAX_MR;
+	attr->max_mw = MRC_MAX_MW;
 	attr->max_ah = MRC_MAX_AH;
 	attr->max_srq = MRC_MAX_SRQ;
 	attr->max_srq_wr = MRC_MAX_SRQ_WR;
@@ -65,7 +66,9 @@ void mrc_verbs_init_attr(struct mrc_dev *mdev, struct net_device *ndev)
 	/* FLUSH to global visibility only: no persistent memory behind MRs */
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
-				 IB_DEVICE_FLUSH_GLOBAL | IB_DEVICE_ATOMIC_WRITE;
+				 IB_DEVICE_FLUSH_GLOBAL | IB_DEVICE_ATOMIC_WRITE |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
 			    ndev->dev_addr);
@@ -219,6 +222,7 @@ static const struct ib_device_ops mrc_dev_ops = {
 
 	.alloc_hw_port_stats = mrc_alloc_hw_port_stats,
 	.alloc_mr = mrc_alloc_mr,
+	.alloc_mw = mrc_alloc_mw,
 	.alloc_pd = mrc_alloc_pd,
 	.alloc_ucontext = mrc_alloc_ucontext,
 	.attach_mcast = mrc_attach_mcast,
@@ -228,6 +232,7 @@ static const struct ib_device_ops mrc_dev_ops = {
 	.create_srq = mrc_create_srq,
 	.create_user_ah = mrc_create_ah,
 	.dealloc_driver = mrc_dev_dealloc,
+	.dealloc_mw = mrc_dealloc_mw,
 	.dealloc_pd = mrc_dealloc_pd,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
 	.dereg_mr = mrc_dereg_mr,
@@ -264,6 +269,7 @@ static const struct ib_device_ops mrc_dev_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, mrc_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, mrc_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, mrc_srq, ibsrq),

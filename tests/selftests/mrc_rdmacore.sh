@@ -21,6 +21,12 @@
 # jitter both ways: rounds of an ATOMIC WRITE and a WRITE to one slot,
 # whose WRITE's bytes must stay, whatever copies of the ATOMIC WRITE come
 # late or again (32 rounds, 16 with MRC_QUICK=1).
+# Tests a module may skip but mrc must pass are named in MUST_PASS: each
+# must be "ok" (a skip fails the case): the memory window tests (MWTest,
+# rc_bind_mw). mrc_uverbs.py mw then checks a window across the veth: a
+# WRITE through its rkey lands, one through it invalidated (or with
+# another key byte) ends in a remote access error, and the responder's
+# QP, reset, works again.
 # MRC_QUICK=1 changes nothing: the suite's tests are small already (10
 # messages each) and are run unmodified. Its only time limit, 10 s for a
 # CQ poll (utils.py), and our 300 s per module are hang guards: both are
@@ -35,6 +41,16 @@ require_root
 SUITE=/usr/share/doc/rdma-core/tests
 MODULES=(test_device test_pd test_mr test_cq test_cq_events test_qp test_qpex
 	 test_atomic test_addr test_fork)
+MUST_PASS=(
+	tests.test_mr.MWTest.test_mw_type1
+	tests.test_mr.MWTest.test_mw_type2
+	tests.test_mr.MWTest.test_invalidate_mw_type1
+	tests.test_mr.MWTest.test_mw_type2_invalidate_local
+	tests.test_mr.MWTest.test_mw_type2_invalidate_remote
+	tests.test_mr.MWTest.test_mw_type2_invalidate_dealloc
+	tests.test_mr.MWTest.test_reg_mw_wrong_type
+	tests.test_qpex.QpExTestCase.test_qp_ex_rc_bind_mw
+)
 
 require_tools rdma jq tc
 if [ ! -f "$SUITE/run_tests.py" ] || ! python3 -c 'import pyverbs' 2>/dev/null; then
@@ -48,7 +64,7 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-ktap_header $((${#MODULES[@]} + 4))
+ktap_header $((${#MODULES[@]} + 6))
 
 topo_ns mrc >"$WORK/topo" 2>&1
 topo_rc=$?
@@ -145,6 +161,23 @@ uc_ok() {
 	return "$bad"
 }
 check "rdma-core tests: the 5 UC QP tests of test_qp pass" uc_ok
+# must_pass: every test of MUST_PASS ran and passed
+must_pass() {
+	local t res bad=0
+	for t in "${MUST_PASS[@]}"; do
+		res=$(grep "^$t " "$WORK/results" | cut -d' ' -f2)
+		echo "$t: ${res:-no result}"
+		[ "$res" = ok ] || bad=1
+	done
+	return "$bad"
+}
+check "memory windows: the ${#MUST_PASS[@]} pyverbs MW tests ok by name" must_pass
+# mw: what it checked is shown, passed or not
+mw() {
+	timeout "$(tmo 120)" python3 "$DIR/mrc_uverbs.py" mw "$DEV_A" "$GID_A" \
+		"$DEV_B" "$GID_B" 2>&1 | tee "$WORK/mw.out"
+	[ "${PIPESTATUS[0]}" = 0 ]
+}
 # mpe: what it checked is shown, passed or not
 mpe() {
 	timeout "$(tmo 120)" python3 "$DIR/mrc_uverbs.py" mpe "$DEV_A" "$GID_A" \
@@ -170,6 +203,8 @@ dups() {
 	netns "$NS_B" rdma -j statistic show link "$DEV_B/1" | jq -r '.[0].duplicates'
 }
 cd / || exit 1
+check "memory window from side A to side B: lands, invalidated fails (mrc_uverbs.py mw)" mw
+sed 's/^/#   /' "$WORK/mw.out"
 # (the verbs came with 6.2: before, mrc claims neither)
 if [ "$(printf '%s\n' 6.2 "$(uname -r)" | sort -V | head -1)" != 6.2 ]; then
 	ktap_skip "ATOMIC WRITE and FLUSH (mrc_uverbs.py mpe): kernel before 6.2"

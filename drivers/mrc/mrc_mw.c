@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory windows, type 1 and type 2B, as the rxe ABI carries them: a user
+ * allocates one, binds it to a range of an MR with IB_WR_BIND_MW (the rxe
+ * provider turns ibv_bind_mw() into that WQE too), and hands its rkey to a
+ * peer, whose requests then reach the range with the window's access.
+ *
+ * Keys: an MW's index (key >> 8) is MRC_MW_INDEX_MIN or more, so the
+ * responder tells an MW rkey from an MR one by the number alone. A bind
+ * sets the key's low byte to the one the WQE chose.
+ *
+ * Lifetimes: a bound window holds a reference on its MR and counts in the
+ * MR's num_mw; deregistering an MR with windows bound fails (-EBUSY), and
+ * a bind to an MR being deregistered fails. A type 2 window names the QP
+ * it is bound to by number, without a reference. Lookups from packets run
+ * under RCU and the window's lock; dealloc unpublishes the window and
+ * waits a grace period before it lets go of the MR and the IB core frees
+ * the window.
+ */
+#include <linux/random.h>
+#include <kunit/visibility.h>
+
+#include "mrc.h"
+
+/* what a window may grant (as rxe: no MW_BIND, no persistent FLUSH) */
+#define MRC_MW_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
+			 IB_ACCESS_FLUSH_GLOBAL | IB_ZERO_BASED)
+
+int mrc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(ibmw->device);
+	struct mrc_mw *mw = to_mmw(ibmw);
+	u32 idx;
+	int err;
+
+	if (ibmw->type != IB_MW_TYPE_1 && ibmw->type != IB_MW_TYPE_2)
+		return -EINVAL;
+	if (!mrc_dev_take(&mdev->num_mw, MRC_MAX_MW))
+		return -ENOMEM;
+	spin_lock_init(&mw->lock);
+	/* type 1 is valid from the start, bound to nothing */
+	mw->state = ibmw->type == IB_MW_TYPE_1 ? MRC_MW_VALID : MRC_MW_FREE;
+	err = xa_alloc_cyclic_bh(&mdev->mw_xa, &idx, NULL,
+				 XA_LIMIT(MRC_MW_INDEX_MIN, 0xffffff),
+				 &mdev->mw_next, GFP_KERNEL);
+	if (err < 0) {
+		atomic_dec(&mdev->num_mw);
+		return err;
+	}
+	mw->rkey = idx << 8 | get_random_u8();
+	ibmw->rkey = mw->rkey;
+	/* publish only a fully built window */
+	xa_store_bh(&mdev->mw_xa, idx, mw, GFP_KERNEL);
+	return 0;
+}
+
+/* Let go of @mw's MR, if any. Caller holds mw->lock or owns @mw. */
+static void mw_unbind(struct mrc_mw *mw)
+{
+	struct mrc_mr *mr = mw->mr;
+
+	mw->mr = NULL;
+	mw->access = 0;
+	mw->addr = 0;
+	mw->length = 0;
+	mw->qpn = 0;
+	if (mr) {
+		atomic_dec(&mr->num_mw);
+		mrc_mr_put(mr);
+	}
+}
+
+int mrc_dealloc_mw(struct ib_mw *ibmw)
+{
+	struct mrc_dev *mdev = to_mdev(ibmw->device);
+	struct mrc_mw *mw = to_mmw(ibmw);
+
+	xa_erase_bh(&mdev->mw_xa, mw->rkey >> 8);
+	/* no lookup sees it any more: the IB core frees it when we return */
+	synchronize_rcu();
+	spin_lock_bh(&mw->lock);
+	mw_unbind(mw);
+	spin_unlock_bh(&mw->lock);
+	atomic_dec(&mdev->num_mw);
+	return 0;
+}
+
+/**
+ * mrc_mw_bind_check() - may a window be bound as @b asks?
+ * @b: the bind, and the MR it names
+ *
+ * The rules of IBA 1.5 chapter 10 as rxe applies them: a type 1 window
+ * must be valid and not zero based (o10-36.2.2), a type 2 one free
+ * (o10-37.2.30) and bound to something (o10-37.2.40); the MR must allow
+ * binding (C10-73), and local write when the window grants remote write
+ * or atomics (C10-74); the range must lie in the MR (C10-75).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int mrc_mw_bind_check(const struct mrc_mw_bind_req *b)
+{
+	if (b->access & ~MRC_MW_ACCESS)
+		return -EINVAL;
+	if (b->type == IB_MW_TYPE_1) {
+		if (b->state != MRC_MW_VALID || (b->access & IB_ZERO_BASED))
+			return -EINVAL;
+	} else {
+		if (b->state != MRC_MW_FREE || !b->has_mr || !b->length)
+			return -EINVAL;
+	}
+	if (!b->length)
+		return 0;
+	if (!b->has_mr || !(b->mr_access & IB_ACCESS_MW_BIND))
+		return -EINVAL;
+	if ((b->access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(b->mr_access & IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	if (b->length > b->mr_length)
+		return -EINVAL;
+	if (!(b->access & IB_ZERO_BASED) &&
+	    (b->addr < b->mr_iova ||
+	     b->addr - b->mr_iova > b->mr_length - b->length))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_mw_bind_check);
+
+/**
+ * mrc_mw_range() - where [*@va, *@va + @len) of a window falls in its MR
+ * @access: the window's access (IB_ZERO_BASED: @va counts from its start)
+ * @addr: the window's first byte
+ * @length: its bytes
+ * @va: the address a request names; set to the MR's address for it
+ * @len: bytes asked for
+ *
+ * Return: 0, or -ERANGE when the bytes are not all in the window.
+ */
+int mrc_mw_range(int access, u64 addr, u64 length, u64 *va, u32 len)
+{
+	u64 off = access & IB_ZERO_BASED ? *va : *va - addr;
+
+	if (!(access & IB_ZERO_BASED) && *va < addr)
+		return -ERANGE;
+	if (off > length || len > length - off)
+		return -ERANGE;
+	*va = addr + off;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_mw_range);
+
+/**
+ * mrc_mw_bind() - run an IB_WR_BIND_MW WQE of a user QP
+ * @qp: the QP that posted it
+ * @wr: the WQE's work request (a kernel copy)
+ *
+ * A zero-length bind of a type 1 window leaves it bound to nothing.
+ * Context: under qp->lock.
+ * Return: 0, or -EINVAL when the bind breaks a rule (the WQE completes
+ * with IB_WC_MW_BIND_ERR).
+ */
+int mrc_mw_bind(struct mrc_qp *qp, const struct rxe_send_wr *wr)
+{
+	struct mrc_dev *mdev = qp->mdev;
+	struct mrc_mr *mr = NULL;
+	struct mrc_mw_bind_req b;
+	struct mrc_mw *mw;
+	int err = -EINVAL;
+
+	rcu_read_lock();
+	mw = xa_load(&mdev->mw_xa, wr->wr.mw.mw_rkey >> 8);
+	if (!mw)
+		goto out;
+	if (wr->wr.mw.length) {
+		mr = mrc_mr_lookup(mdev, wr->wr.mw.mr_lkey);
+		if (!mr)
+			goto out;
+	}
+	b = (struct mrc_mw_bind_req){
+		.type = mw->ibmw.type,
+		.access = wr->wr.mw.access,
+		.addr = wr->wr.mw.addr,
+		.length = wr->wr.mw.length,
+		.has_mr = !!mr,
+		.mr_access = mr ? mr->access : 0,
+		.mr_iova = mr ? mr->iova : 0,
+		.mr_length = mr ? mr->length : 0,
+	};
+	spin_lock_bh(&mw->lock);
+	b.state = mw->state;
+	/* C10-72: the QP's PD is the window's and the MR's */
+	if (mw->rkey != wr->wr.mw.mw_rkey || mw->ibmw.pd != qp->ibqp.pd ||
+	    (mr && (mr->ibmr.pd != qp->ibqp.pd || mr->type != MRC_MR_USER)) ||
+	    mrc_mw_bind_check(&b))
+		goto unlock;
+	/* no window holds an MR its deregistration has started on */
+	if (mr && !atomic_inc_unless_negative(&mr->num_mw))
+		goto unlock;
+	mw_unbind(mw);
+	mw->mr = mr;			/* the lookup's reference, kept */
+	mr = NULL;
+	mw->access = b.access;
+	mw->addr = b.addr;
+	mw->length = b.length;
+	if (mw->ibmw.type == IB_MW_TYPE_2)
+		mw->qpn = qp->ibqp.qp_num;
+	mw->rkey = (mw->rkey & ~0xff) | (wr->wr.mw.rkey & 0xff);
+	mw->state = MRC_MW_VALID;
+	err = 0;
+unlock:
+	spin_unlock_bh(&mw->lock);
+out:
+	mrc_mr_put(mr);
+	rcu_read_unlock();
+	return err;
+}
+
+/**
+ * mrc_mw_invalidate() - IB_WR_LOCAL_INV or SEND_WITH_INV of an MW rkey
+ * @mdev: the device
+ * @pd: the PD of the QP that asks
+ * @rkey: the key, from the WQE or from the wire
+ *
+ * Only a bound type 2 window can be invalidated (o10-37.2.26); it becomes
+ * free, and its rkey opens nothing until it is bound again.
+ * Return: 0 or -EINVAL.
+ */
+int mrc_mw_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 rkey)
+{
+	struct mrc_mw *mw;
+	int err = -EINVAL;
+
+	rcu_read_lock();
+	mw = xa_load(&mdev->mw_xa, rkey >> 8);
+	if (mw) {
+		spin_lock_bh(&mw->lock);
+		if (mw->rkey == rkey && mw->ibmw.pd == pd &&
+		    mw->ibmw.type == IB_MW_TYPE_2 &&
+		    mw->state == MRC_MW_VALID) {
+			mw_unbind(mw);
+			mw->state = MRC_MW_FREE;
+			err = 0;
+		}
+		spin_unlock_bh(&mw->lock);
+	}
+	rcu_read_unlock();
+	return err;
+}
+
+/**
+ * mrc_mw_get() - the MR behind an MW rkey from the wire, for a request
+ * @qp: the responder's QP
+ * @rkey: the key (its index is an MW's)
+ * @va: the address the request names; set to the MR's address for it.
+ *	NULL: the whole window (FLUSH of level MR)
+ * @len: bytes it asks for
+ * @access: the IB_ACCESS_* it needs
+ * @mrp: set to the MR, with a reference, or NULL
+ *
+ * The window must be valid under this key, in the QP's PD, bound (type 2:
+ * to this QP) and grant @access to the whole range.
+ * Context: rcu_read_lock() held.
+ * Return: 0, -EACCES or -ERANGE (counted like an MR's).
+ */
+int mrc_mw_get(struct mrc_qp *qp, u32 rkey, u64 *va, u32 len, int access,
+	       struct mrc_mr **mrp)
+{
+	struct mrc_mw *mw = xa_load(&qp->mdev->mw_xa, rkey >> 8);
+	struct mrc_mr *mr = NULL;
+	int err = -EACCES;
+
+	*mrp = NULL;
+	if (!mw)
+		goto out;
+	spin_lock_bh(&mw->lock);
+	if (mw->rkey != rkey || mw->state != MRC_MW_VALID || !mw->mr ||
+	    !mw->length || mw->ibmw.pd != qp->ibqp.pd ||
+	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->qpn != qp->ibqp.qp_num) ||
+	    (mw->access & access) != access)
+		goto unlock;
+	err = va ? mrc_mw_range(mw->access, mw->addr, mw->length, va, len) : 0;
+	if (!err) {
+		mr = mw->mr;
+		/* the window's own reference keeps it above zero */
+		refcount_inc(&mr->refs);
+	}
+unlock:
+	spin_unlock_bh(&mw->lock);
+out:
+	if (err) {
+		mrc_count(qp->mdev, err == -ERANGE ? MRC_CNT_BOUNDS_ERR :
+			  MRC_CNT_RKEY_ERR, 1);
+		return err;
+	}
+	*mrp = mr;
+	return 0;
+}
