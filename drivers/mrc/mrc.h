@@ -615,6 +615,8 @@ void mrc_queue_free(struct mrc_queue *q);
 u32 mrc_queue_count(const struct mrc_queue *q);
 u32 mrc_queue_free_slots(const struct mrc_queue *q);
 void mrc_queue_consume(struct mrc_queue *q);
+void mrc_queue_move(struct mrc_queue *dst, const struct mrc_queue *src,
+		    u32 from, u32 n);
 int mrc_queue_post_recv(struct mrc_queue *q, u32 max_sge,
 			const struct ib_recv_wr *wr,
 			const struct ib_recv_wr **bad_wr);
