@@ -674,6 +674,8 @@ void mrc_queue_free(struct mrc_queue *q);
 u32 mrc_queue_count(const struct mrc_queue *q);
 u32 mrc_queue_free_slots(const struct mrc_queue *q);
 void mrc_queue_consume(struct mrc_queue *q);
+void mrc_queue_move(struct mrc_queue *dst, const struct mrc_queue *src,
+		    u32 from, u32 n);
 int mrc_queue_post_recv(struct mrc_queue *q, u32 max_sge,
 			const struct ib_recv_wr *wr,
 			const struct ib_recv_wr **bad_wr);
@@ -684,6 +686,9 @@ void mrc_mmap_free(struct rdma_user_mmap_entry *entry);
 struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata);
+struct ib_mr *mrc_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				u64 length, u64 iova, int access,
+				struct ib_pd *ibpd, struct ib_udata *udata);
 struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 			   u32 max_num_sg);
 int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,

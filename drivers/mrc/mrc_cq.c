@@ -87,7 +87,7 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	struct mrc_cq *cq = to_mcq(ibcq);
 	struct rxe_resize_cq_resp resp = {};
 	struct mrc_queue nq, old;
-	u32 cons, n, i, esz = cqe_size(cq->is_user);
+	u32 cons, n, esz = cqe_size(cq->is_user);
 	unsigned long flags;
 	int err;
 
@@ -115,11 +115,8 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		err = -EINVAL;		/* would lose completions */
 		goto err_free;
 	}
-	for (i = 0; i < n; i++)
-		memcpy(mrc_queue_slot(&nq, i), mrc_queue_slot(&cq->q, cons + i),
-		       esz);
+	mrc_queue_move(&nq, &cq->q, cons, n);
 	nq.idx = n;
-	nq.buf->producer_index = n;
 	old = cq->q;
 	cq->q = nq;
 	ibcq->cqe = nq.mask;

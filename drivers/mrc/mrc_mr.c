@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Memory regions: DMA MRs (kernel virtual addresses, for kernel ULPs), user
- * MRs (pages pinned with ib_umem) and fast-registration MRs (page lists a
- * kernel ULP registers with IB_WR_REG_MR).
+ * MRs (pages pinned with ib_umem; reregistered as new MRs) and
+ * fast-registration MRs (page lists a kernel ULP registers with
+ * IB_WR_REG_MR).
  *
  * Keys: lkey == rkey == index << 8 | key byte, the index below
  * MRC_MW_INDEX_MIN (memory windows have the ones above: mrc_mw.c). MRs
@@ -20,8 +21,9 @@
 /* serialises atomic operations of all QPs (IB_ATOMIC_HCA) */
 static DEFINE_SPINLOCK(mrc_atomic_lock);
 
-static int insert_mr(struct mrc_dev *mdev, struct mrc_mr *mr,
-		     struct ib_pd *ibpd)
+/* Give @mr an index and keys; lookups find it once publish_mr() ran */
+static int reserve_mr(struct mrc_dev *mdev, struct mrc_mr *mr,
+		      struct ib_pd *ibpd)
 {
 	u32 idx;
 	int err;
@@ -41,9 +43,29 @@ static int insert_mr(struct mrc_dev *mdev, struct mrc_mr *mr,
 	mr->ibmr.rkey = mr->key;
 	refcount_set(&mr->refs, 1);
 	init_completion(&mr->drained);
-	/* publish only a fully built MR */
-	xa_store_bh(&mdev->mr_xa, idx, mr, GFP_KERNEL);
 	return 0;
+}
+
+static void publish_mr(struct mrc_dev *mdev, struct mrc_mr *mr)
+{
+	/* publish only a fully built MR */
+	xa_store_bh(&mdev->mr_xa, mr->key >> 8, mr, GFP_KERNEL);
+}
+
+static int insert_mr(struct mrc_dev *mdev, struct mrc_mr *mr,
+		     struct ib_pd *ibpd)
+{
+	int err = reserve_mr(mdev, mr, ibpd);
+
+	if (!err)
+		publish_mr(mdev, mr);
+	return err;
+}
+
+/* Take @mr out of lookups; it may be unpublished already (rereg_mr) */
+static void unpublish_mr(struct mrc_dev *mdev, struct mrc_mr *mr)
+{
+	xa_cmpxchg_bh(&mdev->mr_xa, mr->key >> 8, mr, NULL, 0);
 }
 
 struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
@@ -123,6 +145,83 @@ err_free:
 	return ERR_PTR(err);
 }
 
+/*
+ * ibv_rereg_mr: every change gives the MR new keys, as IBA's Reregister
+ * does. The MR returned here replaces the old one, which the core then
+ * deregisters before it answers: once the call returns, the old keys are
+ * refused from the wire and in WQEs alike (a QP still using them gets an
+ * access error, as with any stale key). A new translation is a new
+ * registration; a PD or access change keeps the pinned pages, handed to
+ * the new MR once the old one has no user left. An MR with memory windows
+ * bound is not reregistered (-EBUSY), as it is not deregistered.
+ */
+struct ib_mr *mrc_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				u64 length, u64 iova, int access,
+				struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct ib_pd *pd = (flags & IB_MR_REREG_PD) ? ibpd : ibmr->pd;
+	struct mrc_dev *mdev = to_mdev(ibmr->device);
+	struct mrc_mr *old = to_mmr(ibmr), *mr;
+	int err;
+
+	if (old->type != MRC_MR_USER)
+		return ERR_PTR(-EINVAL);
+	if (!(flags & IB_MR_REREG_ACCESS))
+		access = old->access;
+	/* as for deregistration: no window may be bound, nor bind from now */
+	if (atomic_cmpxchg(&old->num_mw, 0, -1))
+		return ERR_PTR(-EBUSY);
+	if (flags & IB_MR_REREG_TRANS) {
+		ibmr = mrc_reg_user_mr(pd, start, length, iova, access, udata);
+		err = PTR_ERR_OR_ZERO(ibmr);
+		goto out;
+	}
+	/* the pages were pinned for the old access: writable only if so */
+	err = -EACCES;
+	if (ib_access_writable(access) && !old->umem->writable)
+		goto out;
+	err = -ENOMEM;
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
+	if (!mr)
+		goto out;
+	err = reserve_mr(mdev, mr, pd);
+	if (err) {
+		kfree(mr);
+		goto out;
+	}
+
+	/* no lookup finds @old after the grace period, none holds it after */
+	unpublish_mr(mdev, old);
+	synchronize_rcu();
+	mrc_mr_put(old);
+	wait_for_completion(&old->drained);
+
+	mr->type = MRC_MR_USER;
+	mr->access = access;
+	mr->iova = old->iova;
+	mr->length = old->length;
+	mr->umem = old->umem;
+	mr->pages = old->pages;
+	mr->npages = old->npages;
+	mr->first_off = old->first_off;
+	mr->valid = true;
+	mr->ibmr.iova = old->ibmr.iova;
+	mr->ibmr.length = old->ibmr.length;
+	old->umem = NULL;
+	old->pages = NULL;
+	old->npages = 0;
+	/* what mrc_dereg_mr() of @old, next, expects: only its own reference */
+	refcount_set(&old->refs, 1);
+	reinit_completion(&old->drained);
+	publish_mr(mdev, mr);
+	return &mr->ibmr;
+
+out:
+	if (err)
+		atomic_set(&old->num_mw, 0);	/* @old stays: binds may come */
+	return err ? ERR_PTR(err) : ibmr;
+}
+
 struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 			   u32 max_num_sg)
 {
@@ -181,10 +280,12 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct mrc_dev *mdev = to_mdev(ibmr->device);
 	struct mrc_mr *mr = to_mmr(ibmr);
 
-	/* a bound window holds a reference: unbind it first (as rxe) */
-	if (atomic_cmpxchg(&mr->num_mw, 0, -1))
+	/* a bound window holds a reference: unbind it first (as rxe); -1:
+	 * a rereg_mr that replaced @mr already closed it to binds
+	 */
+	if (atomic_cmpxchg(&mr->num_mw, 0, -1) > 0)
 		return -EBUSY;
-	xa_erase_bh(&mdev->mr_xa, mr->key >> 8);
+	unpublish_mr(mdev, mr);
 	mrc_mr_put(mr);
 	wait_for_completion(&mr->drained);	/* no packet copies into it */
 	if (mr->umem)

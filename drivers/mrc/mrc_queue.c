@@ -11,6 +11,7 @@
  * make the kernel see garbage WQEs (which it validates), never touch memory
  * outside the ring.
  */
+#include <kunit/visibility.h>
 #include <linux/kmemleak.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -105,6 +106,7 @@ err_buf:
 	q->buf = NULL;
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(mrc_queue_init);
 
 /* A user queue's memory goes with its mmap entry (mrc_mmap_free): pages
  * still mapped by the process stay alive through their own references.
@@ -120,6 +122,7 @@ void mrc_queue_free(struct mrc_queue *q)
 	q->buf = NULL;
 	q->entry = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(mrc_queue_free);
 
 /* Entries posted and not yet consumed (kernel is the consumer) */
 u32 mrc_queue_count(const struct mrc_queue *q)
@@ -129,6 +132,7 @@ u32 mrc_queue_count(const struct mrc_queue *q)
 
 	return (prod - q->idx) & q->mask;
 }
+EXPORT_SYMBOL_IF_KUNIT(mrc_queue_count);
 
 /* Free slots left for the kernel producer (CQ) */
 u32 mrc_queue_free_slots(const struct mrc_queue *q)
@@ -138,6 +142,32 @@ u32 mrc_queue_free_slots(const struct mrc_queue *q)
 
 	return (cons - q->idx - 1) & q->mask;
 }
+
+/**
+ * mrc_queue_move() - the entries [@from, @from + @n) of @src into a resized
+ * queue @dst
+ * @dst: the new ring, empty, with @src's slot size and more than @n slots
+ * @src: the old ring
+ * @from: index of its first entry to keep (the consumer's)
+ * @n: entries to keep, oldest first
+ *
+ * They become @dst's slots 0..@n-1: its producer index is @n and its
+ * consumer index 0; @dst->idx is left for the caller, who knows which
+ * side the kernel is. Context: both rings' producers and consumers held off.
+ */
+void mrc_queue_move(struct mrc_queue *dst, const struct mrc_queue *src,
+		    u32 from, u32 n)
+{
+	u32 i, esz = 1U << src->log2_elem;
+
+	for (i = 0; i < n; i++)
+		memcpy(mrc_queue_slot(dst, i), mrc_queue_slot(src, from + i),
+		       esz);
+	dst->buf->consumer_index = 0;
+	/* release: the entries are written before the index shows them */
+	smp_store_release(&dst->buf->producer_index, n & dst->mask);
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_queue_move);
 
 /* Release the slot at the kernel's consumer index */
 void mrc_queue_consume(struct mrc_queue *q)

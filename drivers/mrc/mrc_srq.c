@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shared receive queues: creation, limits, posting from kernel ULPs, and
- * the responder's fetch of the next receive WQE.
+ * Shared receive queues: creation, limits, resizing, posting from kernel
+ * ULPs, and the responder's fetch of the next receive WQE.
  */
 #include "mrc.h"
 
@@ -59,16 +59,87 @@ err_slot:
 	return err;
 }
 
+/*
+ * Move the receive WQEs not yet taken into a new ring of @max_wr. A user
+ * SRQ learns of the new ring through the mminfo the rxe provider points
+ * to in its command (rxe's ABI: not in the response) before it goes live;
+ * the provider holds its own posting lock over the call, so its producer
+ * index stands still. Fewer slots than WQEs outstanding: -EINVAL, as
+ * dropping posted WQEs would lose receives.
+ */
+static int resize(struct mrc_srq *srq, u32 max_wr, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mdev(srq->ibsrq.device);
+	struct rxe_modify_srq_cmd ucmd = {};
+	struct mminfo mi = {}, __user *umi;
+	struct mrc_queue nq, old;
+	unsigned long flags;
+	u32 n;
+	int err;
+
+	if (!max_wr || max_wr > MRC_MAX_SRQ_WR)
+		return -EINVAL;
+	if (udata) {
+		if (udata->inlen < sizeof(ucmd))
+			return -EINVAL;
+		err = ib_copy_from_udata(&ucmd, udata, sizeof(ucmd));
+		if (err)
+			return err;
+	}
+	err = mrc_queue_init(mdev, &nq, udata, max_wr, 1U << srq->q.log2_elem,
+			     &mi);
+	if (err)
+		return err;
+	if (udata) {
+		umi = u64_to_user_ptr(ucmd.mmap_info_addr);
+		if (copy_to_user(umi, &mi, sizeof(mi))) {
+			err = -EFAULT;
+			goto err_free;
+		}
+	}
+
+	/* kernel ULPs post from any context; the responder takes WQEs */
+	spin_lock_irqsave(&srq->post_lock, flags);
+	spin_lock(&srq->lock);
+	n = mrc_queue_count(&srq->q);
+	if (n > nq.mask) {
+		spin_unlock(&srq->lock);
+		spin_unlock_irqrestore(&srq->post_lock, flags);
+		err = -EINVAL;
+		goto err_free;
+	}
+	mrc_queue_move(&nq, &srq->q, srq->q.idx, n);
+	nq.idx = 0;
+	old = srq->q;
+	srq->q = nq;
+	spin_unlock(&srq->lock);
+	spin_unlock_irqrestore(&srq->post_lock, flags);
+	mrc_queue_free(&old);
+	return 0;
+
+err_free:
+	mrc_queue_free(&nq);
+	return err;
+}
+
 int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
 {
 	struct mrc_srq *srq = to_msrq(ibsrq);
+	u32 limit = (mask & IB_SRQ_LIMIT) ? attr->srq_limit : srq->limit;
+	int err;
 
-	if (mask & IB_SRQ_MAX_WR)
-		return -EOPNOTSUPP;	/* resizing an SRQ: README */
+	if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
+		return -EINVAL;
+	/* the limit must stay within the queue, as at creation */
+	if (limit > ((mask & IB_SRQ_MAX_WR) ? attr->max_wr : srq->q.mask))
+		return -EINVAL;
+	if (mask & IB_SRQ_MAX_WR) {
+		err = resize(srq, attr->max_wr, udata);
+		if (err)
+			return err;
+	}
 	if (mask & IB_SRQ_LIMIT) {
-		if (attr->srq_limit > srq->q.mask)
-			return -EINVAL;
 		spin_lock_bh(&srq->lock);
 		srq->limit = attr->srq_limit;
 		spin_unlock_bh(&srq->lock);

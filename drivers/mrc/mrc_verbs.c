@@ -4,7 +4,7 @@
  *
  * mrc speaks the rxe user ABI (include/uapi/rdma/rdma_user_rxe.h) so that
  * the stock rdma-core rxe provider drives it: same driver id, same ABI
- * version. Verbs mrc does not support (rereg_mr, XRC QPs, ...) are left
+ * version. Verbs mrc does not support (modify_cq, XRC QPs, ...) are left
  * out of the ops table, so the IB core fails them with -EOPNOTSUPP; the
  * README lists them.
  */
@@ -264,6 +264,7 @@ static const struct ib_device_ops mrc_dev_ops = {
 	.query_qp = mrc_query_qp,
 	.query_srq = mrc_query_srq,
 	.reg_user_mr = mrc_reg_user_mr,
+	.rereg_user_mr = mrc_rereg_user_mr,
 	.req_notify_cq = mrc_req_notify_cq,
 	.resize_cq = mrc_resize_cq,
 

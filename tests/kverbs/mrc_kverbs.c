@@ -25,6 +25,9 @@
  *		(waiting out RNR NAKs) must not come back
  *   reset_rq	the same with a receive it had posted: the next SEND must
  *		not land in it
+ *   srq_resize	ib_modify_srq(IB_SRQ_MAX_WR) of an SRQ with receives posted:
+ *		below their number it is refused, above it they stay and
+ *		take SENDs in posting order, with the ones posted after
  *
  * Never load this outside the test VM.
  */
@@ -44,7 +47,7 @@ module_param(gid, int, 0444);
 MODULE_PARM_DESC(gid, "RoCE v2 GID index of port 1 to connect through");
 static char *test = "";
 module_param(test, charp, 0444);
-MODULE_PARM_DESC(test, "sge_wrap, reg_unmapped, cq_resize, reset_sq or reset_rq");
+MODULE_PARM_DESC(test, "sge_wrap, reg_unmapped, cq_resize, reset_sq, reset_rq or srq_resize");
 static char result[128] = "not run";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "pass, or fail: why");
@@ -54,6 +57,7 @@ struct kv_ctx {
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	struct ib_qp *qp;
+	struct ib_srq *srq;
 	void *buf;
 	u64 dma;
 	u8 rnr_retry;
@@ -146,6 +150,8 @@ static void kv_teardown(struct kv_ctx *c)
 {
 	if (!IS_ERR_OR_NULL(c->qp))
 		ib_destroy_qp(c->qp);
+	if (!IS_ERR_OR_NULL(c->srq))
+		ib_destroy_srq(c->srq);
 	if (!IS_ERR_OR_NULL(c->cq))
 		ib_destroy_cq(c->cq);
 	if (c->dma)
@@ -457,6 +463,101 @@ static int kv_reset_rq(struct kv_ctx *c)
 	return 0;
 }
 
+/* receive @wr_id into the 64 bytes at 64 * (@wr_id + 1) of the buffer */
+static int kv_srq_post(struct kv_ctx *c, u64 wr_id)
+{
+	struct ib_sge sge = {
+		.addr = c->dma + 64 * (wr_id + 1), .length = 64,
+		.lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1 };
+	const struct ib_recv_wr *bad;
+
+	return ib_post_srq_recv(c->srq, &wr, &bad);
+}
+
+#define KV_SRQ_N	12	/* receives, more than the SRQ first holds */
+
+static int kv_srq_resize(struct kv_ctx *c)
+{
+	struct ib_srq_init_attr sa = {
+		.attr = { .max_wr = 4, .max_sge = 1 },
+		.srq_type = IB_SRQT_BASIC,
+	};
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.cap = { .max_send_wr = 16, .max_send_sge = 1 },
+		.send_cq = c->cq, .recv_cq = c->cq,
+	};
+	unsigned int i, sends = 0, next = 0;
+	struct ib_srq_attr a = {};
+	struct ib_wc wc;
+	int err;
+
+	c->srq = ib_create_srq(c->pd, &sa);
+	if (IS_ERR(c->srq))
+		return PTR_ERR(c->srq);
+	/* the QP again, on the SRQ */
+	ib_destroy_qp(c->qp);
+	init.srq = c->srq;
+	c->qp = ib_create_qp(c->pd, &init);
+	if (IS_ERR(c->qp))
+		return PTR_ERR(c->qp);
+	err = kv_connect(c);
+	for (i = 0; !err && i < 3; i++)
+		err = kv_srq_post(c, i);
+	if (err)
+		return err;
+	a.max_wr = 1;
+	err = ib_modify_srq(c->srq, &a, IB_SRQ_MAX_WR);
+	if (err != -EINVAL) {
+		snprintf(result, sizeof(result),
+			 "fail: resize below the 3 receives posted: %d", err);
+		return 0;
+	}
+	a.max_wr = 32;
+	err = ib_modify_srq(c->srq, &a, IB_SRQ_MAX_WR);
+	for (i = 3; !err && i < KV_SRQ_N; i++)
+		err = kv_srq_post(c, i);
+	memcpy(c->buf, "mrc srq!", 8);
+	for (i = 0; !err && i < KV_SRQ_N; i++)
+		err = kv_post_send(c, 32 + i);
+	if (err)
+		return err;
+	for (i = 0; i < 10000 && (sends < KV_SRQ_N || next < KV_SRQ_N); i++) {
+		while (ib_poll_cq(c->cq, 1, &wc) > 0) {
+			if (wc.status != IB_WC_SUCCESS) {
+				snprintf(result, sizeof(result),
+					 "fail: wr %llu: %s", wc.wr_id,
+					 ib_wc_status_msg(wc.status));
+				return 0;
+			}
+			if (wc.opcode == IB_WC_SEND) {
+				sends++;
+				continue;
+			}
+			if (wc.wr_id != next ||
+			    memcmp(c->buf + 64 * (next + 1), "mrc srq!", 8)) {
+				snprintf(result, sizeof(result),
+					 "fail: receive %llu (want %u) or its bytes",
+					 wc.wr_id, next);
+				return 0;
+			}
+			next++;
+		}
+		usleep_range(1000, 2000);
+	}
+	if (sends < KV_SRQ_N || next < KV_SRQ_N) {
+		snprintf(result, sizeof(result),
+			 "fail: %u SENDs and %u receives completed of %u",
+			 sends, next, KV_SRQ_N);
+		return 0;
+	}
+	strscpy(result, "pass", sizeof(result));
+	return 0;
+}
+
 static int __init kv_init(void)
 {
 	struct kv_ctx c = {};
@@ -480,6 +581,8 @@ static int __init kv_init(void)
 		err = kv_reset_sq(&c);
 	else if (!strcmp(test, "reset_rq"))
 		err = kv_reset_rq(&c);
+	else if (!strcmp(test, "srq_resize"))
+		err = kv_srq_resize(&c);
 	else
 		err = -EINVAL;
 	if (err)

@@ -19,6 +19,9 @@
 #   reset_rq      the same: a receive it had posted does not take the next
 #                 SEND (IBA: RESET empties the work queues, without
 #                 completions)
+#   srq_resize    ib_modify_srq() of a kernel SRQ's size with receives
+#                 posted: below their number EINVAL, above it they stay
+#                 and, with more posted after, take SENDs in order
 #   reg_unmapped  IB_WR_REG_MR of an MR never given to ib_map_mr_sg(): a
 #                 WRITE through its key fails on the MR's bounds (length 0;
 #                 bounds_violations counts it), before anything could
@@ -72,7 +75,7 @@ fi
 # qp where the VM has the memory; one alone chases a failure)
 # shellcheck disable=SC2206 # a word list
 [ -z "${MRC_KVERBS_FLOODS:-}" ] || FLOODS=($MRC_KVERBS_FLOODS)
-ktap_header $((10 + ${#FLOODS[@]}))
+ktap_header $((11 + ${#FLOODS[@]}))
 topo_ns mrc || { echo "# topology failed"; exit "$KSFT_FAIL"; }
 
 # warnings: the kernel's WARNINGs so far (lockdep's reports are such too)
@@ -124,6 +127,7 @@ check "resize_cq of a CQ armed in hard IRQ keeps its completions" kverbs cq_resi
 check "resize_cq with an unwritable response leaves the CQ as it was" resize_efault
 check "RESET empties the send queue" kverbs reset_sq
 check "RESET empties the receive queue" kverbs reset_rq
+check "kernel SRQ resize keeps its receives, refuses too few slots" kverbs srq_resize
 
 # uverbs MODE ARGS...: mrc_uverbs.py MODE $DEV_A ARGS...; no new WARNING
 uverbs() {

@@ -20,7 +20,11 @@
 # mpe-replay under netem loss 10 %, duplication 20 % and 2 +- 2 ms of
 # jitter both ways: rounds of an ATOMIC WRITE and a WRITE to one slot,
 # whose WRITE's bytes must stay, whatever copies of the ATOMIC WRITE come
-# late or again (32 rounds, 16 with MRC_QUICK=1).
+# late or again (32 rounds, 16 with MRC_QUICK=1). Then mrc_uverbs_modify.py's
+# rereg (new translation, access and PD: WRITEs from side A show the new
+# keys and memory used and the old keys refused), srq-resize (WQEs posted
+# before a resize receive SENDs after it; too few slots: EINVAL) and
+# create-flags (refused with EOPNOTSUPP as on rxe).
 # Tests a module may skip but mrc must pass are named in MUST_PASS: each
 # must be "ok" (a skip fails the case): the memory window tests (MWTest,
 # rc_bind_mw). mrc_uverbs.py mw then checks a window across the veth: a
@@ -64,7 +68,7 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-ktap_header $((${#MODULES[@]} + 6))
+ktap_header $((${#MODULES[@]} + 9))
 
 topo_ns mrc >"$WORK/topo" 2>&1
 topo_rc=$?
@@ -215,4 +219,19 @@ else
 		mpe_replay
 	sed 's/^/#   /' "$WORK/mpe.out"
 fi
+# what the suite cannot reach through rdma-core 44's rxe provider (no
+# ibv_rereg_mr) or does not test (SRQ resize), and the creation flags
+uverbs_case() {
+	timeout "$(tmo 180)" python3 "$DIR/mrc_uverbs_modify.py" "$@" 2>&1 |
+		tee "$WORK/case.out"
+	[ "${PIPESTATUS[0]}" = 0 ]
+}
+for c in "rereg_mr: new translation, access and PD; old keys refused (mrc_uverbs_modify.py rereg)|rereg" \
+	 "SRQ resize keeps posted WQEs, refuses too few slots (mrc_uverbs_modify.py srq-resize)|srq-resize"; do
+	check "${c%|*}" uverbs_case "${c#*|}" "$DEV_A" "$GID_A" "$DEV_B" "$GID_B"
+	sed 's/^/#   /' "$WORK/case.out"
+done
+check "creation flags refused as on rxe (mrc_uverbs_modify.py create-flags)" \
+	uverbs_case create-flags "$DEV_A"
+sed 's/^/#   /' "$WORK/case.out"
 ktap_finish

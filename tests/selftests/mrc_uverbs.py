@@ -99,12 +99,12 @@ import sys
 import time
 
 CMD_GET_CONTEXT, CMD_QUERY_DEVICE, CMD_ALLOC_PD = 0, 1, 3
-CMD_REG_MR, CMD_DEREG_MR = 9, 13
+CMD_REG_MR, CMD_REREG_MR, CMD_DEREG_MR = 9, 11, 13
 CMD_CREATE_AH, CMD_DESTROY_AH = 5, 8
 CMD_CREATE_CQ, CMD_RESIZE_CQ, CMD_DESTROY_CQ = 18, 19, 20
 CMD_CREATE_QP, CMD_QUERY_QP, CMD_MODIFY_QP, CMD_DESTROY_QP = 24, 25, 26, 27
 CMD_POST_SEND = 28
-CMD_CREATE_SRQ, CMD_DESTROY_SRQ = 32, 35
+CMD_CREATE_SRQ, CMD_MODIFY_SRQ, CMD_DESTROY_SRQ = 32, 33, 35
 MMINFO = 16			# struct mminfo, the rxe driver response
 QPT_RC, QPT_UD = 2, 4
 QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_ERR = 0, 1, 2, 3, 6
@@ -197,6 +197,31 @@ class Dev:
 
     def destroy_srq(self, srq):
         return self.cmd(CMD_DESTROY_SRQ, struct.pack('=II', srq, 0), 4)
+
+    def create_srq_mi(self, wr, sge=1):
+        """(errno, handle, ring mminfo)"""
+        err, srq = self.create_srq(wr, sge)
+        return (err, None, None) if err else (0, srq, self.mminfo(16))
+
+    def resize_srq(self, srq, wr):
+        """(errno, mminfo of the new ring): rxe's ABI writes it where the
+        command's driver data points"""
+        mi = ctypes.create_string_buffer(MMINFO)
+        err = command(self.fd, CMD_MODIFY_SRQ,
+                      struct.pack('=IIIIQ', srq, 1, wr, 0,
+                                  ctypes.addressof(mi)), 0)
+        return err, struct.unpack_from('=QI', mi, 0)
+
+    def alloc_pd(self):
+        if self.cmd(CMD_ALLOC_PD, b'', 8):
+            sys.exit('alloc_pd failed')
+        return self.u32(0)
+
+    def rereg_mr(self, mr, flags, addr=0, length=0, pd=0, access=0):
+        """(errno, lkey, rkey)"""
+        err = self.cmd(CMD_REREG_MR, struct.pack('=IIQQQII', mr, flags, addr,
+                                                 length, addr, pd, access), 8)
+        return (err, None, None) if err else (0, self.u32(0), self.u32(4))
 
     def reg_mr(self, addr, length, access=7):
         """(errno, handle); the keys are then self.u32(4), self.u32(8)"""
@@ -601,8 +626,10 @@ def res_qp(dev):
 # IB_ACCESS_*, IB_WR_*, IB_WC_* (status and opcode), IB_FLUSH_*
 A_LWRITE, A_RWRITE, A_RREAD, A_FLUSH_G, A_FLUSH_P = 1, 2, 4, 1 << 8, 1 << 9
 WR_RDMA_WRITE, WR_FLUSH, WR_ATOMIC_WRITE, SEND_SIGNALED = 0, 14, 15, 2
+WR_SEND = 2
 WC_OK, WC_LOC_QP_OP, WC_REM_INV_REQ, WC_REM_ACCESS = 0, 2, 9, 10
-WC_RDMA_WRITE, WC_FLUSH, WC_ATOMIC_WRITE = 1, 8, 9
+WC_LOC_PROT, WC_FLUSH_ERR = 4, 5
+WC_SEND, WC_RDMA_WRITE, WC_FLUSH, WC_ATOMIC_WRITE, WC_RECV = 0, 1, 8, 9, 128
 FLUSH_GLOBAL, FLUSH_PERSISTENT, FLUSH_RANGE, FLUSH_MR = 1, 2, 0, 1
 
 
@@ -610,12 +637,14 @@ class MpePair:
     """An RC QP on A connected to one on B, a CQ each, and on B one page
     registered with @mr_access, the QP granting @qp_access"""
 
-    def __init__(self, a, b, mr_access, qp_access, depth=8):
+    def __init__(self, a, b, mr_access, qp_access, depth=8, srq=None,
+                 size=4096):
         self.a, self.b = a, b
         self.cq, self.cqm, self.qp = [], [], []
         for d in (a[0], b[0]):
             _, cq, cq_mi = d.create_cq(2 * depth)
-            err, qp, qpn, sq_mi, _ = d.create_qp(QPT_RC, cq, depth, 1)
+            err, qp, qpn, sq_mi, _ = d.create_qp(
+                QPT_RC, cq, depth, 1, srq=srq if d is b[0] else None)
             if err:
                 sys.exit(f'create_qp: {strerr(err)}')
             self.cq.append(cq)
@@ -637,17 +666,18 @@ class MpePair:
         self.sq = a[0].map(self.qp[0][2])
         self.elem = _elem(self.sq)
         self.posted = 0
-        self.buf = mmap.mmap(-1, 4096)
+        self.buf = mmap.mmap(-1, size)
         self.addr = ctypes.addressof(ctypes.c_char.from_buffer(self.buf))
-        self.buf[:] = bytes(range(256)) * 16
-        err, self.mr = b[0].reg_mr(self.addr, 4096, mr_access)
+        self.buf[:] = bytes(range(256)) * (size // 256)
+        err, self.mr = b[0].reg_mr(self.addr, size, mr_access)
         if err:
             sys.exit(f'reg_mr({mr_access:#x}): {strerr(err)}')
         self.rkey = b[0].u32(8)
+        self.blkey = b[0].u32(4)
         # A's data: what a WRITE sends
-        self.abuf = mmap.mmap(-1, 4096)
+        self.abuf = mmap.mmap(-1, size)
         self.aaddr = ctypes.addressof(ctypes.c_char.from_buffer(self.abuf))
-        err, self.amr = a[0].reg_mr(self.aaddr, 4096, A_LWRITE)
+        err, self.amr = a[0].reg_mr(self.aaddr, size, A_LWRITE)
         if err:
             sys.exit(f'reg_mr: {strerr(err)}')
         self.lkey = a[0].u32(4)
@@ -665,7 +695,7 @@ class MpePair:
             struct.pack_into('=QI', w, 24, va, rkey)
         struct.pack_into('=Q', w, 152, va)		# iova
         struct.pack_into('=II', w, 184, length, length)	# dma length, resid
-        if opcode == WR_RDMA_WRITE:	# @value from A's MR, one SGE
+        if opcode in (WR_RDMA_WRITE, WR_SEND):	# @value from A's MR
             self.abuf[aoff:aoff + len(value)] = value
             struct.pack_into('=I', w, 196, 1)
             struct.pack_into('=QII', w, 208, self.aaddr + aoff, len(value),
@@ -678,9 +708,10 @@ class MpePair:
         struct.pack_into('=I', self.sq, Q_PROD, self.posted)
         return self.a[0].doorbell(self.qp[0][0]) if ring else 0
 
-    def cqes(self, n, secs=20):
-        """The first @n completions of A's CQ: (wr_id, status, opcode)"""
-        m = self.cqm[0]
+    def cqes(self, n, secs=20, side=0):
+        """The first @n completions of A's (@side 1: B's) CQ: (wr_id,
+        status, opcode)"""
+        m = self.cqm[side]
         end = time.monotonic() + secs
         while (struct.unpack_from('=I', m, Q_PROD)[0] < n and
                time.monotonic() < end):
