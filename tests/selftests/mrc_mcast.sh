@@ -39,12 +39,6 @@ if ! topo_ns mrc; then
 fi
 ktap_pass "topology: two namespaces, $DEV_A and $DEV_B"
 
-# counter NS DEV NAME: one counter of DEV's port (rdma statistic)
-counter() {
-	netns "$1" rdma statistic show link "$2/1" |
-		awk -v n="$3" '{ for (i = 1; i < NF; i++) if ($i == n) { print $(i + 1); exit } }'
-}
-
 limits() {
 	local out
 	out=$(on_a ibv_devinfo -v -d "$DEV_A") || return 1
@@ -88,9 +82,9 @@ mckey_run() {
 	return $rc
 }
 
-rx0=$(counter "$NS_B" "$DEV_B" rx_packets)
+rx0=$(port_counter "$NS_B" "$DEV_B" rx_packets)
 check "mckey IPv4 $GRP4: $N messages to one receiver" mckey_run v4 "$GRP4" "$IP_A" "$IP_B" 1
-rx1=$(counter "$NS_B" "$DEV_B" rx_packets)
+rx1=$(port_counter "$NS_B" "$DEV_B" rx_packets)
 check "$DEV_B counted them received (rx_packets $rx0 -> $rx1)" \
 	test "$((rx1 - rx0))" -ge "$N"
 check "mckey IPv4: two receivers in one group get $N each" mckey_run two "$GRP4" "$IP_A" "$IP_B" 2
@@ -138,24 +132,24 @@ check "A sent RoCE frames to $GRP4's MAC" tcpdump_group
 # device takes none of it
 no_member() {
 	local a b
-	a=$(counter "$NS_B" "$DEV_B" rx_packets)
+	a=$(port_counter "$NS_B" "$DEV_B" rx_packets)
 	netns "$NS_A" timeout -k 5 "$TMO" mckey -m "$GRP_NONE" -b "$IP_A" -s -C "$N" \
 		>"$LOGS/none.tx" 2>&1 || { cat "$LOGS/none.tx"; return 1; }
-	b=$(counter "$NS_B" "$DEV_B" rx_packets)
+	b=$(port_counter "$NS_B" "$DEV_B" rx_packets)
 	[ "$a" = "$b" ] || { echo "rx_packets moved $a -> $b"; return 1; }
 }
 check "a group without members on B: B takes nothing" no_member
 
 # a forged UD packet to QPN 0xFFFFFF at B's own address (a group of none):
 # dropped and counted
-counted_from() { [ "$(counter "$NS_B" "$DEV_B" unknown_qp)" -ge $(($1 + 3)) ]; }
+counted_from() { [ "$(port_counter "$NS_B" "$DEV_B" unknown_qp)" -ge $(($1 + 3)) ]; }
 forged() {
 	local a b
-	a=$(counter "$NS_B" "$DEV_B" unknown_qp)
+	a=$(port_counter "$NS_B" "$DEV_B" unknown_qp)
 	netns "$NS_A" python3 "$DIR/mrc_inject.py" --dst "$IP_B" --src "$IP_A" \
 		--qpn 0xffffff --psn 0 --count 3 cm-dreq --qkey 0x01234567 || return 1
 	wait_for "$(tmo 20)" counted_from "$a" ||
-		{ b=$(counter "$NS_B" "$DEV_B" unknown_qp); echo "unknown_qp $a -> $b"; return 1; }
+		{ b=$(port_counter "$NS_B" "$DEV_B" unknown_qp); echo "unknown_qp $a -> $b"; return 1; }
 }
 check "a forged UD packet to QPN 0xFFFFFF for no group: counted (unknown_qp)" forged
 

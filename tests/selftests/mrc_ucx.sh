@@ -50,12 +50,6 @@ if [ -n "$missing" ]; then
 fi
 ktap_pass "tools: ucx-utils, openmpi-bin, jq, mrc_mpi"
 
-# counter NS DEV NAME: one counter of DEV's port (rdma statistic)
-counter() {
-	netns "$1" rdma statistic show link "$2/1" |
-		awk -v n="$3" '{ for (i = 1; i < NF; i++) if ($i == n) { print $(i + 1); exit } }'
-}
-
 # perf TLS SIZE ITERS TEST [ENV...]: ucx_perftest TEST, server on B,
 # client on A, UCX on DEV_A/DEV_B only with the transports TLS; both exit
 # 0 and the client reports its ITERS iterations
@@ -99,18 +93,18 @@ check "UD completions (IPv4): flags GRH alone, SL 2, the IPv4 header at 20; an A
 check "UD completions (IPv6): flags GRH alone, SL 1, the IPv6 header; an AH from the WC answers" \
 	python3 "$DIR/mrc_ud_wc.py" "$DEV_A" "$(gid_index "$DEV_A" "$IP6_A")" \
 	"$DEV_B" "$(gid_index "$DEV_B" "$IP6_B")"
-rx0=$(counter "$NS_B" "$DEV_B" rx_bytes)
+rx0=$(port_counter "$NS_B" "$DEV_B" rx_bytes)
 TAG=ud. pcheck "ucx_perftest tag_bw, UD alone (ud_verbs, IPv4 GIDs): 16 KiB x $ITERS, both ends done" \
 	perf ud_verbs,self 16384 "$ITERS" tag_bw
-rx1=$(counter "$NS_B" "$DEV_B" rx_bytes)
+rx1=$(port_counter "$NS_B" "$DEV_B" rx_bytes)
 check "UD: the messages crossed mrc ($DEV_B took $((16384 * ITERS)) bytes or more)" \
 	grew "$rx0" "$rx1" $((16384 * ITERS))
-ktap_info "$DEV_B rx_bytes $rx0 -> $rx1; bad Q_Keys $(counter "$NS_B" "$DEV_B" rx_bad_qkey)"
+ktap_info "$DEV_B rx_bytes $rx0 -> $rx1; bad Q_Keys $(port_counter "$NS_B" "$DEV_B" rx_bad_qkey)"
 TAG=tb. pcheck "ucx_perftest tag_bw, rc_verbs (ud_verbs for the wire-up): 64 KiB x $ITERS" \
 	perf rc_verbs,ud_verbs,self 65536 "$ITERS" tag_bw
 TAG=pb. pcheck "ucx_perftest ucp_put_bw, rc_verbs (ud_verbs for the wire-up): 64 KiB x $ITERS" \
 	perf rc_verbs,ud_verbs,self 65536 "$ITERS" ucp_put_bw
-rx2=$(counter "$NS_B" "$DEV_B" rx_bytes)
+rx2=$(port_counter "$NS_B" "$DEV_B" rx_bytes)
 check "RC: the messages crossed mrc ($DEV_B took $((2 * 65536 * ITERS)) bytes or more)" \
 	grew "$rx1" "$rx2" $((2 * 65536 * ITERS))
 topo_cleanup
@@ -158,10 +152,10 @@ mpi() {
 }
 MPI_ARGS=(-n "$(by_mode 20 4)" -s "$(by_mode $((1 << 20)) $((256 << 10)))"
 	-e "$(by_mode $((1 << 18)) $((1 << 12)))")
-a0=$(counter "$NS_A" "$DEV_A" tx_bytes) b0=$(counter "$NS_B" "$DEV_B" tx_bytes)
+a0=$(port_counter "$NS_A" "$DEV_A" tx_bytes) b0=$(port_counter "$NS_B" "$DEV_B" tx_bytes)
 check "mpirun: mrc_mpi across h1 and h2 (pml ucx over mrc): allreduce and bandwidth, all checked" \
 	mpi "${MPI_ARGS[@]}"
-a1=$(counter "$NS_A" "$DEV_A" tx_bytes) b1=$(counter "$NS_B" "$DEV_B" tx_bytes)
+a1=$(port_counter "$NS_A" "$DEV_A" tx_bytes) b1=$(port_counter "$NS_B" "$DEV_B" tx_bytes)
 grep -E '^(mrc_mpi|rank 0: bw)' "$LOGS/mpi" | tail -3 | sed 's/^/# /'
 check "mrc_mpi: every check passed on both ranks, none wrong" \
 	bash -c "grep -Eq '^mrc_mpi: done, [1-9][0-9]* checks, 0 errors$' '$LOGS/mpi' &&

@@ -135,6 +135,12 @@ client_evset() {
 	return 1
 }
 
+# port_counter NS DEV NAME: one counter of DEV's port (rdma statistic)
+port_counter() {
+	netns "$1" rdma statistic show link "$2/1" |
+		awk -v n="$3" '{ for (i = 1; i < NF; i++) if ($i == n) { print $(i + 1); exit } }'
+}
+
 # test_logs NAME: a directory in $LOGS for the test's files, kept for the
 # harness (MRC_TEST_LOGS) and removed with the topology when it exits
 test_logs() {
