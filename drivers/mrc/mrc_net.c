@@ -592,11 +592,12 @@ static void dispatch(struct mrc_dev *mdev, struct sk_buff *skb)
 	struct sk_buff_head txq;
 	struct mrc_qp *qp;
 
+	/* no QP has the multicast QPN: only UD packets to a group go there */
 	if (mrc_bth_qpn(pkt->hdr) == IB_MULTICAST_QPN) {
 		if (pkt->mask & MRC_H_DETH)
 			mrc_mcast_recv(mdev, skb);
 		else
-			mrc_count(mdev, MRC_CNT_MALFORMED, 1);
+			mrc_count(mdev, MRC_CNT_NO_QP, 1);
 		return;
 	}
 	qp = mrc_qp_get(mdev, mrc_bth_qpn(pkt->hdr));
