@@ -27,7 +27,7 @@
 # create-flags (refused with EOPNOTSUPP as on rxe).
 # Tests a module may skip but mrc must pass are named in MUST_PASS: each
 # must be "ok" (a skip fails the case): the memory window tests (MWTest,
-# rc_bind_mw). mrc_uverbs.py mw then checks a window across the veth: a
+# rc_bind_mw). mrc_mw.py then checks a window across the veth: a
 # WRITE through its rkey lands, one through it invalidated (or with
 # another key byte) ends in a remote access error, and the responder's
 # QP, reset, works again.
@@ -178,7 +178,7 @@ must_pass() {
 check "memory windows: the ${#MUST_PASS[@]} pyverbs MW tests ok by name" must_pass
 # mw: what it checked is shown, passed or not
 mw() {
-	timeout "$(tmo 120)" python3 "$DIR/mrc_uverbs.py" mw "$DEV_A" "$GID_A" \
+	timeout "$(tmo 120)" python3 "$DIR/mrc_mw.py" "$DEV_A" "$GID_A" \
 		"$DEV_B" "$GID_B" 2>&1 | tee "$WORK/mw.out"
 	[ "${PIPESTATUS[0]}" = 0 ]
 }
@@ -207,7 +207,7 @@ dups() {
 	netns "$NS_B" rdma -j statistic show link "$DEV_B/1" | jq -r '.[0].duplicates'
 }
 cd / || exit 1
-check "memory window from side A to side B: lands, invalidated fails (mrc_uverbs.py mw)" mw
+check "memory window from side A to side B: lands, invalidated fails (mrc_mw.py)" mw
 sed 's/^/#   /' "$WORK/mw.out"
 # (the verbs came with 6.2: before, mrc claims neither)
 if [ "$(printf '%s\n' 6.2 "$(uname -r)" | sort -V | head -1)" != 6.2 ]; then

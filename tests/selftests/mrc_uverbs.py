@@ -10,7 +10,6 @@
   mrc_uverbs.py res-qp DEV
   mrc_uverbs.py mpe DEV_A GID_INDEX_A DEV_B GID_INDEX_B
   mrc_uverbs.py mpe-replay DEV_A GID_INDEX_A DEV_B GID_INDEX_B ROUNDS
-  mrc_uverbs.py mw DEV_A GID_INDEX_A DEV_B GID_INDEX_B
 
 resize-efault: creates a CQ of 8 entries, resizes it to 64 with a response
 buffer the kernel cannot write (a read-only page), which must fail with
@@ -73,17 +72,6 @@ duplicate and delay packets, so requests and answers are resent and
 copies arrive late. Every WR must complete well, and a second after the
 last, every slot must hold its WRITE's bytes: an ATOMIC WRITE run again
 for a late or resent copy would have put its own back.
-
-mw: a memory window across two namespaces (pyverbs, real packets): an
-RC QP of DEV_A writes into a type 2 window that B's QP bound to part of
-an MR without remote access. DEV_A claims MEM_WINDOW and
-MEM_WINDOW_TYPE_2B; the bind completes (BIND_MW), a WRITE through the
-window's rkey lands, the MR cannot be deregistered while the window is
-bound (EBUSY); after a local invalidation on B's QP, a WRITE through the
-rkey ends in a remote access error and B's memory stays as it was. The
-responder's QP survives: reset and connected again, a new window bound,
-a WRITE lands through its rkey; one with another key byte fails with a
-remote access error. Deallocating the bound window lets the MR go.
 
 Exit status 0 when every command returned what it must.
 """
@@ -872,161 +860,6 @@ def mpe_replay(dev_a, gid_a, dev_b, gid_b, rounds):
     return 0 if ok else 1
 
 
-def mw(dev_a, gid_a, dev_b, gid_b):
-    from types import SimpleNamespace
-    import pyverbs.enums as e
-    from pyverbs.addr import AHAttr, GlobalRoute
-    from pyverbs.cq import CQ
-    from pyverbs.device import Context
-    from pyverbs.mr import MR, MW, MWBindInfo
-    from pyverbs.pd import PD
-    from pyverbs.pyverbs_error import PyverbsRDMAError
-    from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
-    from pyverbs.wr import SGE, SendWR
-
-    rc = 0
-
-    def check(what, ok, got=''):
-        nonlocal rc
-        print(f'{"ok" if ok else "FAILED"}: {what}{": " if got else ""}{got}')
-        if not ok:
-            rc = 1
-        return ok
-
-    ends = []
-    for dev, gi in ((dev_a, gid_a), (dev_b, gid_b)):
-        ctx = Context(name=dev)
-        pd = PD(ctx)
-        cq = CQ(ctx, 16)
-        cap = QPCap(max_send_wr=8, max_recv_wr=8)
-        qp = QP(pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq, cap=cap))
-        ends.append(SimpleNamespace(ctx=ctx, pd=pd, cq=cq, qp=qp, gi=gi,
-                                    gid=ctx.query_gid(1, gi)))
-    a, b = ends
-    attr = a.ctx.query_device()
-    want = e.IBV_DEVICE_MEM_WINDOW | e.IBV_DEVICE_MEM_WINDOW_TYPE_2B
-    check('device claims MEM_WINDOW and MEM_WINDOW_TYPE_2B, max_mw > 0',
-          attr.device_cap_flags & want == want and attr.max_mw > 0,
-          f'device_cap_flags {attr.device_cap_flags:#x}, '
-          f'max_mw {attr.max_mw}')
-
-    def connect(psn):
-        for me, peer in ((a, b), (b, a)):
-            qa = QPAttr(port_num=1)
-            qa.qp_access_flags = (e.IBV_ACCESS_LOCAL_WRITE |
-                                  e.IBV_ACCESS_REMOTE_WRITE)
-            qa.path_mtu = e.IBV_MTU_1024
-            qa.max_dest_rd_atomic = qa.max_rd_atomic = 1
-            qa.min_rnr_timer, qa.timeout = 12, 14
-            qa.retry_cnt = qa.rnr_retry = 7
-            qa.ah_attr = AHAttr(port_num=1, is_global=1,
-                                gr=GlobalRoute(dgid=peer.gid,
-                                               sgid_index=me.gi))
-            qa.dest_qp_num = peer.qp.qp_num
-            qa.rq_psn = qa.sq_psn = psn
-            me.qp.to_rts(qa)
-
-    def wc(end, secs=20):
-        end_t = time.monotonic() + secs
-        while time.monotonic() < end_t:
-            n, wcs = end.cq.poll()
-            if n:
-                return wcs[0].status, wcs[0].opcode
-            time.sleep(0.01)
-        return None
-
-    connect(100)
-    a.mr = MR(a.pd, 4096, e.IBV_ACCESS_LOCAL_WRITE)
-    b.mr = MR(b.pd, 4096, e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_MW_BIND)
-    b.mr.write(bytes(4096), 4096)
-    win_off, win_len = 1024, 1024
-    access = e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE
-    windows = [MW(b.pd, e.IBV_MW_TYPE_2)]
-
-    def bind(window):
-        wr = SendWR(opcode=e.IBV_WR_BIND_MW)
-        wr.set_bind_wr(window, MWBindInfo(b.mr, b.mr.buf + win_off, win_len,
-                                          access))
-        b.qp.post_send(wr)
-        got = wc(b)
-        check('B binds a type 2 window to 1 KiB of its MR', got ==
-              (e.IBV_WC_SUCCESS, e.IBV_WC_BIND_MW), f'(status, opcode) {got}')
-        return wr.rkey
-
-    def write(rkey, off, data):
-        a.mr.write(data, len(data))
-        wr = SendWR(opcode=e.IBV_WR_RDMA_WRITE, num_sge=1,
-                    sg=[SGE(a.mr.buf, len(data), a.mr.lkey)])
-        wr.set_wr_rdma(rkey, b.mr.buf + off)
-        a.qp.post_send(wr)
-        return wc(a)
-
-    rkey = bind(windows[0])
-    data = b'window!!' * 8
-    got = write(rkey, win_off + 16, data)
-    check('a WRITE through the window rkey lands',
-          got == (e.IBV_WC_SUCCESS, e.IBV_WC_RDMA_WRITE) and
-          b.mr.read(len(data), win_off + 16) == data,
-          f'(status, opcode) {got}')
-    try:
-        b.mr.close()
-        check('the MR with a window bound is not deregistered', False)
-    except PyverbsRDMAError as ex:
-        check('the MR with a window bound is not deregistered (EBUSY)',
-              ex.error_code == errno.EBUSY, strerr(ex.error_code))
-
-    inv = SendWR(opcode=e.IBV_WR_LOCAL_INV)
-    inv.imm_data = rkey
-    b.qp.post_send(inv)
-    got = wc(b)
-    check('B invalidates the window (LOCAL_INV)',
-          got == (e.IBV_WC_SUCCESS, e.IBV_WC_LOCAL_INV),
-          f'(status, opcode) {got}')
-    before = b.mr.read(4096, 0)
-    got = write(rkey, win_off + 16, b'x' * 64)
-    check('a WRITE through the invalidated rkey: remote access error',
-          got is not None and got[0] == e.IBV_WC_REM_ACCESS_ERR and
-          b.mr.read(4096, 0) == before, f'(status, opcode) {got}')
-
-    # the responder's QP: in ERR as IBA's class C errors want, and usable
-    # again once reset and connected
-    state = b.qp.query(e.IBV_QP_STATE)[0].qp_state
-    print(f'B\'s QP after the refused WRITE: state {state}')
-    for end in (a, b):
-        ra = QPAttr()
-        ra.qp_state = e.IBV_QPS_RESET
-        end.qp.modify(ra, e.IBV_QP_STATE)
-        while end.cq.poll()[0]:
-            pass
-    connect(5000)
-    # (a new window: pyverbs would name the first by its first key, which
-    # its bind replaced, and mrc, as rxe, wants a window's current key)
-    windows.append(MW(b.pd, e.IBV_MW_TYPE_2))
-    rkey = bind(windows[1])
-    data = b'again!!!' * 8
-    got = write(rkey, win_off + 512, data)
-    check('B\'s QP reset and reconnected: a WRITE through the new rkey lands',
-          got == (e.IBV_WC_SUCCESS, e.IBV_WC_RDMA_WRITE) and
-          b.mr.read(len(data), win_off + 512) == data,
-          f'(status, opcode) {got}')
-    before = b.mr.read(4096, 0)
-    got = write(rkey ^ 0x5a, win_off + 512, b'y' * 64)
-    check('a WRITE with another key byte: remote access error',
-          got is not None and got[0] == e.IBV_WC_REM_ACCESS_ERR and
-          b.mr.read(4096, 0) == before, f'(status, opcode) {got}')
-    for w in windows:
-        w.close()
-    try:
-        b.mr.close()
-        check('dealloc of the bound window lets the MR go', True)
-    except PyverbsRDMAError as ex:
-        check('dealloc of the bound window lets the MR go', False,
-              strerr(ex.error_code))
-    for end in (a, b):
-        end.ctx.close()
-    return rc
-
-
 def main():
     a = sys.argv[1:]
     if a[:1] == ['resize-efault'] and len(a) == 2:
@@ -1044,8 +877,6 @@ def main():
         return res_qp(a[1])
     if a[:1] == ['mpe'] and len(a) == 5:
         return mpe(a[1], int(a[2]), a[3], int(a[4]))
-    if a[:1] == ['mw'] and len(a) == 5:
-        return mw(a[1], int(a[2]), a[3], int(a[4]))
     if a[:1] == ['mpe-replay'] and len(a) == 6:
         return mpe_replay(a[1], int(a[2]), a[3], int(a[4]), int(a[5]))
     sys.exit(__doc__)
