@@ -139,8 +139,10 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		qpn = 1;
 		err = xa_insert_bh(&mdev->qp_xa, qpn, NULL, GFP_KERNEL);
 	} else {
+		/* 0xffffff is the multicast QPN: never a QP's */
 		err = xa_alloc_cyclic_bh(&mdev->qp_xa, &qpn, NULL,
-					 XA_LIMIT(16, 0xffffff), &mdev->qp_next,
+					 XA_LIMIT(16, IB_MULTICAST_QPN - 1),
+					 &mdev->qp_next,
 					 GFP_KERNEL);
 		err = err < 0 ? err : 0;
 	}
