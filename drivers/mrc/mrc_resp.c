@@ -554,12 +554,12 @@ enum place_result {
 	DROP,
 };
 
+/* @rqmsn names the receive WQE: the packet's own for RC, the next for UC */
 static enum place_result place_send(struct mrc_qp *qp, struct mrc_pkt *pkt,
-				    u32 psn)
+				    u32 psn, u16 rqmsn)
 {
 	u8 *pleth = mrc_pkt_hdr(pkt, MRC_H_PLETH);
 	u32 off = mrc_pleth_offset(pleth), mlen = mrc_pleth_len(pleth);
-	u16 rqmsn = mrc_meth_rqmsn(mrc_pkt_hdr(pkt, MRC_H_METH));
 	struct rxe_recv_wqe *w;
 	struct mrc_rmsg *rm;
 	int slot, err;
@@ -602,7 +602,7 @@ static enum place_result place_send(struct mrc_qp *qp, struct mrc_pkt *pkt,
 }
 
 static enum place_result place_write(struct mrc_qp *qp, struct mrc_pkt *pkt,
-				     u32 psn)
+				     u32 psn, u16 rqmsn)
 {
 	u8 *reth = mrc_pkt_hdr(pkt, MRC_H_RETH);
 	u64 va = mrc_reth_va(reth);
@@ -614,7 +614,7 @@ static enum place_result place_write(struct mrc_qp *qp, struct mrc_pkt *pkt,
 		return NAK_INV;
 	if (pkt->mask & MRC_H_IMMDT) {
 		/* take the receive WQE first: no placement without it */
-		slot = get_msg(qp, mrc_meth_rqmsn(mrc_pkt_hdr(pkt, MRC_H_METH)));
+		slot = get_msg(qp, rqmsn);
 		if (slot == -EAGAIN)
 			return RNR;
 		if (slot < 0)
@@ -664,11 +664,11 @@ int mrc_resp_uc_place(struct mrc_qp *qp, struct mrc_pkt *pkt, u32 psn)
 	struct mrc_resp *rs = &qp->resp;
 	enum place_result res;
 
-	mrc_meth_set(mrc_pkt_hdr(pkt, MRC_H_METH), rs->msn_done, 0);
 	if (rs->win.base != psn)	/* PSNs were lost: the window starts here */
 		mrc_psn_win_init(&rs->win, psn, MRC_RX_WIN);
-	res = pkt->mask & MRC_H_PLETH ? place_send(qp, pkt, psn) :
-					place_write(qp, pkt, psn);
+	res = pkt->mask & MRC_H_PLETH ?
+		place_send(qp, pkt, psn, rs->msn_done) :
+		place_write(qp, pkt, psn, rs->msn_done);
 	if (res != PLACED)
 		return why[res];
 	mrc_psn_win_mark(&rs->win, psn);
@@ -855,10 +855,12 @@ static void resp_request(struct mrc_qp *qp, struct sk_buff *skb,
 			return;
 		}
 	} else {
+		u16 rqmsn = mrc_meth_rqmsn(mrc_pkt_hdr(pkt, MRC_H_METH));
+
 		if (pkt->mask & MRC_H_PLETH)
-			res = place_send(qp, pkt, psn);
+			res = place_send(qp, pkt, psn, rqmsn);
 		else
-			res = place_write(qp, pkt, psn);
+			res = place_write(qp, pkt, psn, rqmsn);
 		switch (res) {
 		case PLACED:
 			break;
