@@ -360,6 +360,7 @@ int mrc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int mrc_dealloc_mw(struct ib_mw *ibmw);
 int mrc_mw_bind(struct mrc_qp *qp, const struct rxe_send_wr *wr);
 int mrc_mw_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 rkey);
+void mrc_mw_qp_gone(struct mrc_dev *mdev, u32 qpn);
 int mrc_mw_get(struct mrc_qp *qp, u32 rkey, u64 *va, u32 len, int access,
 	       struct mrc_mr **mrp);
 /* what a bind asks, and of which MR, for mrc_mw_bind_check() */

@@ -12,7 +12,9 @@
  * Lifetimes: a bound window holds a reference on its MR and counts in the
  * MR's num_mw; deregistering an MR with windows bound fails (-EBUSY), and
  * a bind to an MR being deregistered fails. A type 2 window names the QP
- * it is bound to by number, without a reference. Lookups from packets run
+ * it is bound to by number, without a reference; destroying the QP leaves
+ * it bound to no QP (IBA: it stays bound, and nothing can use it until it
+ * is invalidated or deallocated). Lookups from packets run
  * under RCU and the window's lock; dealloc unpublishes the window and
  * waits a grace period before it lets go of the MR and the IB core frees
  * the window.
@@ -84,6 +86,30 @@ int mrc_dealloc_mw(struct ib_mw *ibmw)
 	spin_unlock_bh(&mw->lock);
 	atomic_dec(&mdev->num_mw);
 	return 0;
+}
+
+/**
+ * mrc_mw_qp_gone() - a QP is destroyed: its type 2 windows serve no QP
+ * @mdev: the device
+ * @qpn: the QP's number, which a later QP may get again
+ *
+ * Context: process; after the QP's last bind ran.
+ */
+void mrc_mw_qp_gone(struct mrc_dev *mdev, u32 qpn)
+{
+	struct mrc_mw *mw;
+	unsigned long idx;
+
+	if (!atomic_read(&mdev->num_mw))
+		return;
+	rcu_read_lock();	/* dealloc waits for us before the window goes */
+	xa_for_each(&mdev->mw_xa, idx, mw) {
+		spin_lock_bh(&mw->lock);
+		if (mw->ibmw.type == IB_MW_TYPE_2 && mw->qpn == qpn)
+			mw->qpn = 0;	/* never a QP's number */
+		spin_unlock_bh(&mw->lock);
+	}
+	rcu_read_unlock();
 }
 
 /**

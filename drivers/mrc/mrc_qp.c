@@ -219,6 +219,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	timer_shutdown_sync(&qp->timer);
 	hrtimer_cancel(&qp->pause_timer);	/* not armed once dying */
 	cancel_work_sync(&qp->work);
+	mrc_mw_qp_gone(qp->mdev, ibqp->qp_num);	/* no bind runs any more */
 	mrc_uc_cleanup(qp);
 	mrc_resp_cleanup(qp);
 	mrc_req_cleanup(qp);
