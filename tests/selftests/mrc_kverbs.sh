@@ -143,7 +143,9 @@ uverbs() {
 # pingpong: a fresh RC QP pair moves data, every byte checked (-c)
 pingpong() {
 	local spid rc
-	netns "$NS_B" timeout -k 5 "$(tmo 60)" ibv_rc_pingpong -d "$DEV_B" \
+	# ip netns exec itself: $! must be the process in the namespace, or
+	# wait_listen cannot see the server listen and waits its whole guard
+	ip netns exec "$NS_B" timeout -k 5 "$(tmo 60)" ibv_rc_pingpong -d "$DEV_B" \
 		-g "$GID_B" -p 18515 -n 20 -c &
 	spid=$!
 	wait_listen "$NS_B" tcp 18515 "$spid" || echo "server did not listen"

@@ -91,25 +91,28 @@ check "mckey IPv4: two receivers in one group get $N each" mckey_run two "$GRP4"
 
 # perftest's UD bandwidth test to a group: the server attaches its QP with
 # ibv_attach_mcast (no rdma_cm), the client's AH is the group's
-# send_bw_mcast MGID GID_INDEX_A GID_INDEX_B (the MGID as perftest reads it:
-# 16 bytes, colon separated)
+# send_bw_mcast NAME MGID GID_INDEX_A GID_INDEX_B (the MGID as perftest
+# reads it: 16 bytes, colon separated)
 send_bw_mcast() {
-	local mgid=$1 ga=$2 gb=$3 port=$((21000 + $$ % 20000 + ${#1}))
-	netns "$NS_B" timeout -k 5 "$TMO" ib_send_bw -d "$DEV_B" -x "$gb" -c UD -g \
-		-M "$mgid" -n "$N" -s 1024 -p "$port" >"$LOGS/sendbw.server" 2>&1 &
+	local name=$1 mgid=$2 ga=$3 gb=$4 port=$((21000 + $$ % 20000 + ${#2}))
+	local slog=$LOGS/sendbw.$name.server clog=$LOGS/sendbw.$name.client
+	# ip netns exec itself: $! must be the process in the namespace, or
+	# wait_listen cannot see the server listen and waits its whole guard
+	ip netns exec "$NS_B" timeout -k 5 "$TMO" ib_send_bw -d "$DEV_B" -x "$gb" -c UD -g \
+		-M "$mgid" -n "$N" -s 1024 -p "$port" >"$slog" 2>&1 &
 	local spid=$! rc=0
-	wait_listen "$NS_B" tcp "$port" "$spid" || echo "server not listening" >>"$LOGS/sendbw.server"
+	wait_listen "$NS_B" tcp "$port" "$spid" || echo "server not listening" >>"$slog"
 	netns "$NS_A" timeout -k 5 "$TMO" ib_send_bw -d "$DEV_A" -x "$ga" -c UD -g \
-		-M "$mgid" -n "$N" -s 1024 -p "$port" "$IP_B" >"$LOGS/sendbw.client" 2>&1 || rc=1
+		-M "$mgid" -n "$N" -s 1024 -p "$port" "$IP_B" >"$clog" 2>&1 || rc=1
 	wait "$spid" || rc=1
-	[ $rc = 0 ] || { tail -5 "$LOGS/sendbw.server" "$LOGS/sendbw.client"; }
+	[ $rc = 0 ] || tail -n 20 "$slog" "$clog"
 	return $rc
 }
 check "ib_send_bw -c UD -g: $N messages to IPv4 group $GRP_V (ibv_attach_mcast)" \
-	send_bw_mcast 0:0:0:0:0:0:0:0:0:0:255:255:239:77:0:2 "$GID_A" "$GID_B"
+	send_bw_mcast v4 0:0:0:0:0:0:0:0:0:0:255:255:239:77:0:2 "$GID_A" "$GID_B"
 G6_A=$(gid_index "$DEV_A" "$IP6_A") G6_B=$(gid_index "$DEV_B" "$IP6_B")
 check "ib_send_bw -c UD -g: $N messages to IPv6 group $GRP6 (ibv_attach_mcast)" \
-	send_bw_mcast 255:14:0:0:0:0:0:0:0:0:0:0:0:119:0:1 "$G6_A" "$G6_B"
+	send_bw_mcast v6 255:14:0:0:0:0:0:0:0:0:0:0:0:119:0:1 "$G6_A" "$G6_B"
 
 # frames to the group's MAC left A (01:00:5e + the group's low 23 bits)
 tcpdump_group() {
