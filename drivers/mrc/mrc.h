@@ -142,6 +142,7 @@ enum mrc_plane_counter {
 	MRC_PCNT_RETRANS,
 	MRC_PCNT_LOSSES,
 	MRC_PCNT_ADMIN_DROPS,		/* arrived while admin down */
+	MRC_PCNT_DOWN_LOST,		/* out on it when it went down */
 	MRC_NUM_PCOUNTERS
 };
 
@@ -463,6 +464,8 @@ void mrc_comp_flush(struct mrc_qp *qp);
 #if IS_ENABLED(CONFIG_KUNIT)
 bool mrc_loss_timed_out(u8 timeout, unsigned long elapsed);
 bool mrc_loss_overdue(const struct mrc_req *r, u32 age, u32 now);
+u32 mrc_loss_plane_next(const struct mrc_req *r, const struct mrc_evset *evs,
+			u16 mask, u32 psn);
 #endif
 
 /* mrc_sched.c: path scheduler */

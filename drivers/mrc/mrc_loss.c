@@ -24,6 +24,9 @@
  * timeout. A resend a switch cut again pauses the sending
  * (mrc_loss_trim_pause(), its own high-resolution timer).
  *
+ * A plane that goes down, here or at the peer, loses what is out on it:
+ * mrc_loss_planes_down() marks it lost at once, with no timeout.
+ *
  * Everything runs under qp->lock.
  */
 #include <kunit/visibility.h>
@@ -345,6 +348,95 @@ void mrc_loss_mark(struct mrc_qp *qp, u32 psn, int sig)
 	tx_lost(r, psn);
 	mrc_sched_on_loss(qp, r->txev[s], r->txseq[s],
 			  r->txs[s] & MRC_TX_RD ? -1 : sig);
+}
+
+/**
+ * mrc_loss_plane_next() - the next PSN out on one of some planes
+ * @r: the requester's send window
+ * @evs: the QP's EV set, or NULL (nothing is sent on a plane of its own)
+ * @mask: the planes
+ * @psn: where to look from: a PSN in flight, or snd_nxt
+ *
+ * Return: the first PSN from @psn on whose last copy went on an EV of a
+ * plane in @mask and that is neither acknowledged nor known lost, or
+ * snd_nxt when there is none.
+ */
+VISIBLE_IF_KUNIT u32 mrc_loss_plane_next(const struct mrc_req *r,
+					 const struct mrc_evset *evs, u16 mask,
+					 u32 psn)
+{
+	for (; evs && psn != r->snd_nxt; psn = mrc_psn_add(psn, 1)) {
+		u32 s = tslot(psn);
+		u8 i = r->txev[s];
+
+		if (!(r->txs[s] & (MRC_TX_ACKED | MRC_TX_LOST)) && i < evs->n &&
+		    (mask & BIT(evs->ev[i].plane)))
+			return psn;
+	}
+	return r->snd_nxt;
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_loss_plane_next);
+
+/* the planes @evs has EVs on */
+static u16 set_planes(const struct mrc_evset *evs)
+{
+	u16 planes = 0;
+	u32 i;
+
+	for (i = 0; i < evs->n; i++)
+		planes |= BIT(evs->ev[i].plane);
+	return planes;
+}
+
+/**
+ * mrc_loss_planes_down() - planes went down: what is out on them is lost
+ * @qp: an RC QP; qp->lock held
+ * @mask: the planes: here (carrier or netdev down, admin down, removed;
+ *	mrc_qp_planes_down()) or at the peer (its SACKs' port status)
+ *
+ * Nothing on them will arrive, and nothing will say so: no later packet
+ * on their EVs arrives (the drop rule) and SACKs name few of them (the
+ * overdue rule), so the retransmission timeout would find them,
+ * MRC_TO_BURST per expiry with backoff: seconds. Marked lost now, they
+ * are resent first, on the planes still up (the scheduler skips the
+ * others); their bytes leave the window, so the resends take the room
+ * they had. Their EVs are not at fault and keep their health: a plane
+ * that comes back is used at once. A packet that did arrive is sent
+ * twice, and the responder drops the copy. With no plane of the set up
+ * at both ends a resend would meet the same fate: the timeout takes them.
+ *
+ * A plane is taken once per two RTTs at most (@down_done): a flapping
+ * carrier, or port statuses of SACKs that overtook each other, or forged
+ * ones, would otherwise have the whole window resent at each flip.
+ */
+void mrc_loss_planes_down(struct mrc_qp *qp, u16 mask)
+{
+	struct mrc_evset *evs = qp->evs;
+	u32 n[MRC_MAX_PLANES] = {}, p;
+	struct mrc_req *r = &qp->req;
+
+	if (!evs || !mask || qp->dying || qp->state != IB_QPS_RTS ||
+	    !(mrc_qp_planes(qp) & evs->peer_up & set_planes(evs)))
+		return;
+	if (r->down_done &&
+	    time_after(jiffies, r->down_at + 1 +
+		       usecs_to_jiffies(max_t(u32, 2 * r->srtt_us, MRC_REO_MIN_US))))
+		r->down_done = 0;
+	mask &= ~r->down_done;
+	if (!mask)
+		return;
+	if (!r->down_done)
+		r->down_at = jiffies;
+	r->down_done |= mask;
+	for (p = mrc_loss_plane_next(r, evs, mask, r->snd_una);
+	     p != r->snd_nxt;
+	     p = mrc_loss_plane_next(r, evs, mask, mrc_psn_add(p, 1))) {
+		n[evs->ev[r->txev[tslot(p)]].plane]++;
+		mrc_loss_mark(qp, p, -1);
+	}
+	for (p = 0; p < MRC_MAX_PLANES; p++)
+		if (n[p])
+			mrc_plane_count_id(qp->mdev, p, MRC_PCNT_DOWN_LOST, n[p]);
 }
 
 static u32 reo_us(const struct mrc_req *r)

@@ -62,6 +62,8 @@ static int put_plane(struct sk_buff *skb, struct mrc_dev *mdev, u32 id)
 		    nla_put_uint(skb, MRC_A_PLANE_RX_BYTES, st.c[MRC_PCNT_RX_BYTES]) ||
 		    nla_put_uint(skb, MRC_A_PLANE_RETRANS, st.c[MRC_PCNT_RETRANS]) ||
 		    nla_put_uint(skb, MRC_A_PLANE_LOSSES, st.c[MRC_PCNT_LOSSES]) ||
+		    nla_put_uint(skb, MRC_A_PLANE_DOWN_LOST,
+				 st.c[MRC_PCNT_DOWN_LOST]) ||
 		    put_allow(skb, rcu_dereference(plane->allow)))
 			err = -EMSGSIZE;
 	}

@@ -107,6 +107,7 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->rev_rtt_us = 0;
 	r->rev_probe_ev = -1;
 	r->rev_backoff = 0;
+	r->down_done = 0;
 	r->rto_probe = false;
 	r->rttvar_us = 0;
 	r->rto_backoff = 0;

@@ -109,6 +109,7 @@ enum mrc_rtt_kind {
 u32 mrc_loss_rtt_sample(struct mrc_qp *qp, u32 psn, enum mrc_rtt_kind kind);
 void mrc_loss_check(struct mrc_qp *qp, u32 psn, u32 high);
 void mrc_loss_mark(struct mrc_qp *qp, u32 psn, int sig);
+void mrc_loss_planes_down(struct mrc_qp *qp, u16 mask);
 void mrc_loss_alive(struct mrc_qp *qp);
 void mrc_loss_delivered(struct mrc_qp *qp);
 void mrc_loss_advanced(struct mrc_qp *qp);

@@ -53,7 +53,9 @@ static const struct rdma_stat_desc mrc_counter_names[] = {
 /*
  * Then, per plane, packets and bytes each way: "pN_tx_packets" ... Short
  * names and only these four: the IB core answers `rdma statistic` in one
- * default-size netlink message, which more would overflow.
+ * default-size netlink message, which more would overflow: with 4 KiB
+ * pages it has room for a device name of at most 55 characters. Further
+ * counters go to mrc's netlink (per plane: mrc_nl_plane.c).
  */
 #define PLANE_NSTATS	4
 #define MRC_NUM_STATS	(MRC_NUM_COUNTERS + MRC_MAX_PLANES * PLANE_NSTATS)

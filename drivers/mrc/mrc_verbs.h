@@ -237,6 +237,8 @@ struct mrc_req {
 	u8 rev_backoff;			/* reverse probes unanswered in a row */
 	bool rto_probe;			/* a timeout asks for the SACK state */
 	u16 *txlen;			/* MRC_TX_WIN: payload bytes of each PSN */
+	u16 down_done;			/* planes mrc_loss_planes_down() took ... */
+	unsigned long down_at;		/* ... lately, since (jiffies) */
 	u32 inflight;			/* payload bytes sent, not acked nor lost */
 	bool cc_on;			/* @cc governs sending */
 	struct mrc_cc cc;		/* NSCC, from the device profile */
