@@ -147,6 +147,8 @@ static void rec_plane(struct rec *r, const struct nlattr **tb)
 	rec_attr_uint(r, "losses", "lost ", NULL, tb[MRC_A_PLANE_LOSSES]);
 	rec_attr_uint(r, "rx_admin_drops", "admin_drops ", NULL,
 		      tb[MRC_A_PLANE_RX_ADMIN_DROPS]);
+	rec_attr_uint(r, "down_lost", "down_lost ", NULL,
+		      tb[MRC_A_PLANE_DOWN_LOST]);
 }
 
 /* "ADDR/LEN" of an allow attribute: IPv4 for ::ffff:0:0/96 and longer */

@@ -47,17 +47,17 @@ check "dev show -j: planes, evs" bash -c \
 	"'$MRCCTL' -j dev show mrc1 | jq -e '.[0] | .dev == \"mrc1\" and .planes == 2 and .evs == 16'"
 
 expect_lines "plane show: one line a plane, 8-byte counters" \
-"mrc0 plane 0 netdev lo state UP admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0 admin_drops 0
-mrc0 plane 1 ifindex 999999 state DOWN admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1 admin_drops 0" -- \
+"mrc0 plane 0 netdev lo state UP admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0 admin_drops 0 down_lost 0
+mrc0 plane 1 ifindex 999999 state DOWN admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1 admin_drops 0 down_lost 5" -- \
 	plane show dev mrc0
 check "plane show -j: keys" bash -c \
 	"'$MRCCTL' -j plane show | jq -e 'length == 4 and .[0] == {dev: \"mrc0\", plane: 0, netdev: \"lo\",
 	state: \"UP\", admin: \"up\", tx_packets: 123, tx_bytes: 5000000000, rx_packets: 12,
-	rx_bytes: 3456, retrans: 0, losses: 0, rx_admin_drops: 0}'"
+	rx_bytes: 3456, retrans: 0, losses: 0, rx_admin_drops: 0, down_lost: 0}'"
 sent "plane show dev: a filtered dump" "cmd=3 dump 2=mrc0" -- plane show dev mrc0
 expect_lines "plane show: a plane's source prefixes after allow, IPv4 as such" \
-"mrc1 plane 0 netdev lo state UP admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0 admin_drops 0
-mrc1 plane 1 ifindex 999999 state ADMIN_DOWN admin down tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1 admin_drops 7 allow 2001:db8:1::/48,10.1.0.0/16" -- \
+"mrc1 plane 0 netdev lo state UP admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0 admin_drops 0 down_lost 0
+mrc1 plane 1 ifindex 999999 state ADMIN_DOWN admin down tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 1 admin_drops 7 down_lost 5 allow 2001:db8:1::/48,10.1.0.0/16" -- \
 	plane show dev mrc1
 check "plane show -j: an admin-down plane" bash -c \
 	"'$MRCCTL' -j plane show dev mrc1 | jq -e '.[1].state == \"ADMIN_DOWN\" and .[1].admin == \"down\" and .[1].rx_admin_drops == 7 and .[0].admin == \"up\"'"

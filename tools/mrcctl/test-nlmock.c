@@ -252,6 +252,8 @@ static void plane_attrs(const char *dev, uint32_t id, uint32_t ifindex,
 			 MRC_PLANE_ADMIN_DOWN : MRC_PLANE_ADMIN_UP);
 	mnl_attr_put_u32(cur, MRC_A_PLANE_RX_ADMIN_DROPS,
 			 state == MRC_PLANE_STATE_ADMIN_DOWN ? 7 : 0);
+	mnl_attr_put_u32(cur, MRC_A_PLANE_DOWN_LOST,
+			 state == MRC_PLANE_STATE_UP ? 0 : 5);
 }
 
 static void put_plane(const char *dev, uint32_t id)
