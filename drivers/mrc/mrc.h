@@ -423,6 +423,7 @@ static inline u16 mrc_qp_planes(const struct mrc_qp *qp)
 }
 
 u16 mrc_qp_sport(u32 qpn);
+void mrc_qp_planes_down(struct mrc_dev *mdev, u16 lost);
 
 /* mrc_srq.c */
 int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,

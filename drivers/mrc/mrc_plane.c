@@ -6,7 +6,10 @@
  * Locking: planes are added, removed and change state under RTNL (netlink
  * handlers take it; netdev notifiers run with it), and are read under RCU
  * by the packet paths. A plane holds a reference on its netdev and is that
- * netdev's rx_handler_data, so NETDEV_UNREGISTER finds it directly.
+ * netdev's rx_handler_data, so NETDEV_UNREGISTER finds it directly. A
+ * plane that goes down (or leaves) hands its bit to the device's spraying
+ * RC QPs, whose work resends what they had out on it: mrc_qp_planes_down()
+ * takes no QP lock under RTNL.
  *
  * Sources: any node of a plane's fabric can send to it. The operator may
  * name the prefixes a plane takes packets from (its fabric's, its peers'
@@ -18,7 +21,7 @@
  * the OCP MRC API's port admin state) while its netdev stays up for the
  * host. It only clears the plane's bit in planes_up, the bit a carrier
  * loss clears, so QPs skip its EVs, acknowledge and probe on other planes,
- * tell their peers in their SACKs' port status and recover what was in
+ * tell their peers in their SACKs' port status and resend what was in
  * flight on it exactly as after a carrier loss; admin up sets the bit
  * again (if the netdev can carry packets) as a carrier coming back does.
  * The packet paths drop what still meets an admin-down plane, so nothing
@@ -76,6 +79,18 @@ static void set_state(struct mrc_plane *plane)
 		up |= BIT(plane->id);
 	WRITE_ONCE(mdev->planes_up, up);
 	set_mtus(mdev);
+}
+
+/*
+ * Planes up in @was and not now lose what QPs have out on them: they
+ * resend it on the others at once rather than after a timeout. RTNL.
+ */
+static void went_down(struct mrc_dev *mdev, u16 was)
+{
+	u16 lost = was & ~mdev->planes_up;
+
+	if (lost)
+		mrc_qp_planes_down(mdev, lost);
 }
 
 /**
@@ -170,6 +185,7 @@ static void remove(struct mrc_dev *mdev, struct mrc_plane *plane)
 int mrc_plane_del(struct mrc_dev *mdev, u32 id, struct netlink_ext_ack *extack)
 {
 	struct mrc_plane *plane;
+	u16 was = mdev->planes_up;
 
 	ASSERT_RTNL();
 	if (!id) {
@@ -182,6 +198,7 @@ int mrc_plane_del(struct mrc_dev *mdev, u32 id, struct netlink_ext_ack *extack)
 		return -ENOENT;
 	}
 	remove(mdev, plane);
+	went_down(mdev, was);
 	return 0;
 }
 
@@ -213,24 +230,25 @@ void mrc_plane_event(struct net_device *ndev)
 {
 	struct mrc_plane *plane = mrc_net_plane(ndev);
 	struct mrc_dev *mdev;
+	u16 was;
 	u32 id;
 
 	if (!plane)
 		return;
 	mdev = plane->mdev;
 	id = plane->id;
+	was = mdev->planes_up;
 	if (ndev->reg_state >= NETREG_UNREGISTERING) {
 		if (!id)
 			return;
 		remove(mdev, plane);
 	} else {
-		u16 was = mdev->planes_up;
-
 		/* also on NETDEV_CHANGEMTU: the planes a QP's MTU fits change */
 		set_state(plane);
 		if (was == mdev->planes_up)
 			return;
 	}
+	went_down(mdev, was);
 	mrc_nl_notify_plane(mdev, id, dev_net(ndev));
 }
 
@@ -378,14 +396,17 @@ int mrc_plane_set_admin(struct mrc_dev *mdev, u32 id, bool up,
 			struct netlink_ext_ack *extack)
 {
 	struct mrc_plane *plane;
+	u16 was;
 	int err;
 
 	err = mrc_plane_check_admin(mdev, id, up, extack);
 	if (err)
 		return err;
 	plane = rtnl_dereference(mdev->planes[id]);
+	was = mdev->planes_up;
 	WRITE_ONCE(plane->admin_down, !up);
 	set_state(plane);
+	went_down(mdev, was);
 	mrc_dbg(mdev, "plane %u: admin %s\n", id, up ? "up" : "down");
 	return 0;
 }

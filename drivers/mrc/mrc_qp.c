@@ -14,6 +14,7 @@
  */
 #include <linux/jhash.h>
 #include <linux/random.h>
+#include <linux/rtnetlink.h>
 
 #include "mrc.h"
 
@@ -206,6 +207,42 @@ void mrc_qp_put(struct mrc_qp *qp)
 		complete(&qp->drained);
 }
 
+/**
+ * mrc_qp_planes_down() - planes of @mdev went down: recover what they carried
+ * @mdev: the device
+ * @lost: the planes
+ *
+ * Each RC QP that sprays notes them and runs its work, which marks what
+ * it has out on them lost, to be resent on the other planes at once
+ * (mrc_loss_planes_down()). Never qp->lock here: a window walk per QP with
+ * BHs off, for every QP, under RTNL. The bits of another event before the
+ * work runs join these: one run takes them all. Not only QPs with packets
+ * out: one may be putting its first on the plane as this reads its window.
+ * The EV set is chosen at INIT to RTR, before a QP can send, so one
+ * without it has nothing out on a plane.
+ *
+ * Context: RTNL held; after the planes' bits left planes_up.
+ */
+void mrc_qp_planes_down(struct mrc_dev *mdev, u16 lost)
+{
+	unsigned long qpn;
+	struct mrc_qp *qp;
+	void *entry;
+
+	ASSERT_RTNL();
+	xa_for_each(&mdev->qp_xa, qpn, entry) {
+		qp = mrc_qp_get(mdev, qpn);
+		if (!qp)
+			continue;
+		if (qp->ibqp.qp_type == IB_QPT_RC && READ_ONCE(qp->evs)) {
+			atomic_or(lost, &qp->planes_down);
+			/* orders planes_up before the work's walk */
+			queue_work(mrc_wq, &qp->work);
+		}
+		mrc_qp_put(qp);
+	}
+}
+
 int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mqp(ibqp);
@@ -295,6 +332,7 @@ static void qp_reset(struct mrc_qp *qp)
 	del_timer(&qp->timer);
 	hrtimer_try_to_cancel(&qp->pause_timer);
 	cancel_work(&qp->work);
+	atomic_set(&qp->planes_down, 0);	/* the old connection's */
 	qp->state = IB_QPS_RESET;
 	queue_drop_all(&qp->sq);
 	if (!qp->srq)

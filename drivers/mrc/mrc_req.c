@@ -194,6 +194,9 @@ static void req_work(struct work_struct *work)
 		mrc_resp_run(qp, &txq);
 	if (qp->ibqp.qp_type == IB_QPT_UC)
 		mrc_uc_timeout(qp);	/* the timer is the hole timer */
+	/* before the timeout: a dead plane's packets are no timeout's */
+	if (qp->ibqp.qp_type == IB_QPT_RC && atomic_read(&qp->planes_down))
+		mrc_loss_planes_down(qp, atomic_xchg(&qp->planes_down, 0));
 	if (qp->ibqp.qp_type == IB_QPT_RC && qp->state == IB_QPS_RTS &&
 	    mrc_loss_timeout(qp)) {
 		/* retries used up: the oldest WQE fails, the QP goes to ERR */

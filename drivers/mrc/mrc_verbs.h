@@ -335,6 +335,7 @@ struct mrc_qp {
 	struct timer_list timer;
 	struct hrtimer pause_timer;	/* ends a trim pause */
 	struct work_struct work;
+	atomic_t planes_down;		/* for the work: mrc_qp_planes_down() */
 	refcount_t refs;		/* mrc_qp_get(); 1 while published */
 	struct completion drained;	/* the last reference went */
 };
