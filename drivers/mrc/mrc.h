@@ -478,7 +478,7 @@ void mrc_sched_on_rtt(struct mrc_qp *qp, u32 i, u32 rtt_us);
 void mrc_sched_on_loss(struct mrc_qp *qp, u32 i, u32 seq, int sig);
 void mrc_sched_on_ecn(struct mrc_qp *qp, u32 i);
 void mrc_sched_on_trim(struct mrc_qp *qp, u32 i, bool lasthop);
-void mrc_sched_on_sack(struct mrc_qp *qp, const struct mrc_sack *s);
+u16 mrc_sched_on_sack(struct mrc_qp *qp, const struct mrc_sack *s);
 
 /* mrc_ack.c: the responder's acknowledgments */
 struct sk_buff *mrc_ack_skb(struct mrc_qp *qp, u8 op, u32 psn,

@@ -165,7 +165,8 @@ static bool ack_in_window(const struct mrc_req *r, u32 psn)
 }
 
 /**
- * struct ack_news - what one acknowledgment tells congestion control
+ * struct ack_news - what one acknowledgment tells congestion control, and
+ *	the loss rules
  * @bytes: payload it newly acknowledged
  * @rtt_us: RTT of the newest packet among them that was sent once (0: none)
  * @seq: that packet's send order
@@ -174,6 +175,7 @@ static bool ack_in_window(const struct mrc_req *r, u32 psn)
  * @named_psn: ... this PSN ...
  * @service_us: ... which the responder held this long
  * @named_rtt_us: its RTT, when this acknowledgment is its first (0: none)
+ * @peer_down: the peer's planes a SACK newly says are down
  */
 struct ack_news {
 	u32 bytes;
@@ -184,6 +186,7 @@ struct ack_news {
 	u32 named_psn;
 	u32 service_us;
 	u32 named_rtt_us;
+	u16 peer_down;
 };
 
 /*
@@ -238,11 +241,14 @@ static void ack_upto(struct mrc_qp *qp, u32 psn, struct ack_news *an)
 		ack_one(qp, p, an);
 }
 
-/* What any SACK says: the peer's receive window, news of the EVs */
-static void sack_news(struct mrc_qp *qp, const struct mrc_sack *s)
+/*
+ * What any SACK says: the peer's receive window, news of the EVs. Returns
+ * the peer's planes it newly says are down.
+ */
+static u16 sack_news(struct mrc_qp *qp, const struct mrc_sack *s)
 {
 	qp->req.peer_win = mrc_psn_mpr_window(s->mpr, MRC_TX_WIN);
-	mrc_sched_on_sack(qp, s);
+	return mrc_sched_on_sack(qp, s);
 }
 
 static void sack_recv(struct mrc_qp *qp, const struct mrc_sack *s,
@@ -250,7 +256,7 @@ static void sack_recv(struct mrc_qp *qp, const struct mrc_sack *s,
 {
 	u32 base, hi = s->cack_psn, i;
 
-	sack_news(qp, s);
+	an->peer_down = sack_news(qp, s);
 	an->ecn = s->mode == MRC_SACK_M_SKIP_ONCE;
 	if (s->cc_flags & MRC_SACK_CCF_SAMPLE) {
 		an->named = true;
@@ -566,5 +572,10 @@ bool mrc_comp_recv(struct mrc_qp *qp, struct sk_buff *skb)
 		r->marked = true;
 	if (r->cc_on && (an.bytes || an.ecn))
 		cc_ack(qp, &an);
+	/* after the SACK's own acknowledgments, as congestion control saw
+	 * them: the rest out there is lost
+	 */
+	if (an.peer_down)
+		mrc_loss_planes_down(qp, an.peer_down);
 	return true;
 }

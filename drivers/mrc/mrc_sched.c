@@ -290,18 +290,26 @@ static void rev_probe_answered(struct mrc_qp *qp, u32 i)
 	r->rev_rtt_us = r->rev_rtt_us ? (7 * r->rev_rtt_us + rtt) / 8 : rtt;
 }
 
-/* What a SACK says of the peer's planes and of the EV it names */
-void mrc_sched_on_sack(struct mrc_qp *qp, const struct mrc_sack *s)
+/*
+ * What a SACK says of the peer's planes and of the EV it names. Returns
+ * the peer's planes it newly says are down: what is out towards them is
+ * lost (mrc_loss_planes_down(), once the SACK's acknowledgments count).
+ */
+u16 mrc_sched_on_sack(struct mrc_qp *qp, const struct mrc_sack *s)
 {
+	u16 was, down = 0;
 	struct mrc_ev *e;
 
 	if (!qp->evs)
-		return;
-	if (mrc_evset_peer_status(qp->evs, s->port_status, s->cack_psn))
+		return 0;
+	was = qp->evs->peer_up;
+	if (mrc_evset_peer_status(qp->evs, s->port_status, s->cack_psn)) {
 		mrc_count(qp->mdev, MRC_CNT_PEER_PLANES, 1);
+		down = was & ~qp->evs->peer_up;
+	}
 	e = mrc_evset_find(qp->evs, s->entropy);
 	if (!e)
-		return;
+		return down;
 	/* a probe on the EV came through: its path works (again) */
 	if (s->probe_resp) {
 		probe_answered(qp, e);
@@ -309,4 +317,5 @@ void mrc_sched_on_sack(struct mrc_qp *qp, const struct mrc_sack *s)
 	}
 	if (s->mode == MRC_SACK_M_SKIP_ONCE)
 		mrc_sched_on_ecn(qp, e - qp->evs->ev);
+	return down;
 }
