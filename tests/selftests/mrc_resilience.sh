@@ -26,14 +26,17 @@
 #     reliability probes for h2's SACK state; rping -V completes, no QP
 #     error
 #   - a remote host's plane goes down under the same: h1 learns it from the
-#     port status in h2's SACKs and sends nothing more towards it; back up
+#     port status in h2's SACKs, resends at once what was out towards it
+#     (the plane's down_lost moved) and sends nothing more towards it; back up
 #     (and for half a second losing what h2 sends on it, as a port up
 #     before its routes), h1 sends towards it again, and probes bring back
 #     the EVs that lost packets before h1 learned it
 #   - 100 flaps of a T0-T1 link (netem loss 100 % for 30 ms, then 0 % for
 #     30 ms) under ib_write_bw and rping -V: no QP error, no data error
-#   - a local plane netdev goes down mid-transfer: rping -V completes,
-#     nothing more is sent on it; up again, it carries traffic again
+#   - a local plane netdev goes down mid-transfer (ib_write_bw and rping
+#     -V): rping -V completes, what was out on it is resent at once
+#     (the plane's down_lost moved), nothing more is sent on it, ib_write_bw
+#     never fails; up again, it carries traffic again
 #   - random loss: 1 % and 5 % on one plane, 0.1 % and 1 % on all: rping -V
 #     completes, ib_write_bw completes (its Gb/s printed, not judged; make
 #     bench measures goodput under loss)
@@ -192,7 +195,7 @@ load_check() {
 	fi
 }
 
-ktap_header "$(by_mode 44 40)"
+ktap_header "$(by_mode 47 43)"
 t0=$SECONDS
 fabric_start
 
@@ -330,6 +333,8 @@ plane_paths() {
 }
 # plane_bytes P: bytes h1 sent on plane P
 plane_bytes() { A -j plane show dev "$DEV_A" | jq -r ".[] | select(.plane == $1) | .tx_bytes"; }
+# down_lost N: packets h1 had out on plane N when it went down, here or at h2
+down_lost() { A -j plane show dev "$DEV_A" | jq -r ".[] | select(.plane == $1) | .down_lost"; }
 plane_state() { A -j plane show dev "$DEV_A" | jq -e ".[] | select(.plane == $1) | .state == \"$2\""; }
 
 # out_of_rotation QPN PATHS: no EV of PATHS (a JSON array) is GOOD in a
@@ -459,6 +464,7 @@ pp=$(plane_paths 1)
 peer_ps() { netns "$NS_A" rdma -j statistic show link "$DEV_A/1" | jq -r '.[0].peer_port_status'; }
 under_load rpps.
 ps0=$(peer_ps)
+pd0=$(down_lost 1)
 FAULT_T=$SECONDS
 fabric_link_down h2-p1
 # pp_quiet: h1 heard a port status change and, for a second, sent nothing
@@ -480,6 +486,12 @@ check "h2's plane 1 down: rping -V 4 KiB x $ITERS across it, every byte compared
 ktap_info "packets towards h2's plane 1 while down: $x0 -> $x1"
 check "h2's plane 1 down: h1 learned it from h2's SACKs, nothing more sent towards it" \
 	test "$(peer_ps)" -gt "${ps0:-0}" -a -n "$x0" -a "$x0" = "$x1"
+# the ib_write_bw keeps its window full: some of it was out towards the
+# plane when the SACK came, and no timeout had to find it
+pd1=$(down_lost 1)
+ktap_info "h1's down_lost of plane 1: $pd0 -> $pd1"
+check "h2's plane 1 down: what h1 had out towards it was resent at once (down_lost)" \
+	test "${pd1:-0}" -gt "${pd0:-0}"
 tc -n "$NS_B" qdisc replace dev p1 root netem loss 100%
 fabric_link_up h2-p1
 sleep 0.5
@@ -513,9 +525,16 @@ check "$NF flaps of $L2 under rping -V 4 KiB x $ITERS: every flap made, no QP er
 bw_stop "the ib_write_bw across the flaps"
 
 # -- a local plane goes down mid-transfer and comes back: its EVs are
-# skipped at once, nothing more leaves on it
+# skipped at once, nothing more leaves on it, and what was out on it is
+# resent on the others at once. An ib_write_bw of its own (the quick
+# run's shared one ended with the flaps) keeps a full window out, so
+# some of it is on plane 2 when it goes down
+TMO=$((TMO + 1200 * ${SCALE%.*})) bg_bw 1200
+qpn=$QPN
 rp_start rplp.
+wait_for $((30 * ${SCALE%.*})) rp_up "${qpn:-0}"
 sleep 1
+pd0=$(down_lost 2)
 FAULT_T=$SECONDS
 fabric_link_down h1-p2
 wait_for $((10 * ${SCALE%.*})) plane_state 2 DOWN
@@ -523,12 +542,17 @@ b0=$(plane_bytes 2)
 rp_wait
 rc=$?
 b1=$(plane_bytes 2)
+pd1=$(down_lost 2)
 check "local plane 2 down mid-transfer: rping -V 4 KiB x $ITERS, every byte compared" test $rc = 0
 check "local plane 2 down: nothing more sent on it" test "$b0" = "$b1"
+ktap_info "h1's down_lost of plane 2: $pd0 -> $pd1"
+check "local plane 2 down: what was out on it was resent at once (down_lost)" \
+	test "${pd1:-0}" -gt "${pd0:-0}"
 fabric_link_up h1-p2
 wait_for $((10 * ${SCALE%.*})) plane_state 2 UP
 rping_v 4096 20 >/dev/null
 check "local plane 2 up: it carries traffic again" test "$(plane_bytes 2)" -gt "$b1"
+bw_stop "the ib_write_bw across local plane 2 down and up"
 
 # -- random loss, data checked; the goodput is printed (make bench
 # compares it with no loss, on an otherwise idle machine)
