@@ -22,8 +22,9 @@
 #              link only (the selftests check that these complete; the
 #              figures are here)
 #   plane      h1's plane 3 down after SECS seconds: how long what h2
-#              receives stays below half, and what it receives 5-8 s after
-#              against before, beside (N-1)/N = 0.75
+#              receives stays below half, when it is back to (N-1)/N = 0.75
+#              of before (within 10 %), and what it receives 5-8 s after
+#              against before; the QP's smoothed RTT beside
 # Records "faults|KEY" values; faults_table prints them. Nothing here
 # fails the bench: a figure that cannot be measured is recorded "failed".
 
@@ -34,18 +35,24 @@ _faults_sampler() {
 	SAMPLER=$BENCH_SAMPLER
 }
 
-# _faults_windows FILE FAULT_NS: "before stall worst after": Mbit/s in the
-# 2 s before the fault; ms of 10 ms windows below half of that in the 5 s
-# after it; the worst such window (Mbit/s); Mbit/s from 5 to 8 s after it
+# _faults_windows FILE FAULT_NS [SHARE]: "before stall worst after": Mbit/s
+# in the 2 s before the fault; ms of 10 ms windows below half of that in
+# the 5 s after it; the worst such window (Mbit/s); Mbit/s from 5 to 8 s
+# after it. With SHARE (the part of before that should remain, 0.75 for
+# one plane of four), a fifth: "back", ms from the fault to the end of the
+# last 30 ms (three windows) in those 5 s below 90 % of SHARE x before
+# (0: none was)
 _faults_windows() {
-	awk -v f="$2" '
+	awk -v f="$2" -v share="${3:-0}" '
 	{ t = $1 / 1e6; b = 0; for (i = 2; i <= NF; i++) b += $i }	# ms, bytes
 	NR == 1 { w0 = t; wb = b; next }
 	t - w0 >= 10 {
 		r = (b - wb) * 8 / ((t - w0) * 1000)	# Mbit/s
 		m = (w0 + t) / 2 - f / 1e6		# mid-window, ms after the fault
 		if (m < 0 && m >= -2000) { bs += r; bn++ }
-		if (m >= 0 && m < 5000) { w[++wn] = r; d[wn] = t - w0 }
+		if (m >= 0 && m < 5000) {
+			w[++wn] = r; d[wn] = t - w0; e[wn] = t - f / 1e6
+		}
 		if (m >= 5000 && m < 8000) { as += r; an++ }
 		w0 = t; wb = b
 	}
@@ -57,7 +64,17 @@ _faults_windows() {
 			if (w[i] < before / 2) stall += d[i]
 			if (w[i] < worst) worst = w[i]
 		}
-		printf "%.2f %.0f %.2f %.2f\n", before, stall, worst, as / an
+		printf "%.2f %.0f %.2f %.2f", before, stall, worst, as / an
+		if (share > 0) {
+			back = 0
+			for (i = 3; i <= wn; i++) {
+				sb = w[i] * d[i] + w[i-1] * d[i-1] + w[i-2] * d[i-2]
+				if (sb / (d[i] + d[i-1] + d[i-2]) < 0.9 * share * before)
+					back = e[i]
+			}
+			printf " %.0f", back
+		}
+		printf "\n"
 	}' "$1"
 }
 
@@ -139,13 +156,14 @@ _faults_plane() {
 	_faults_sampler "$log.samples"
 	_faults_bw $((3 * SECS + 5)) "$log"
 	sleep "$SECS"
+	record "faults|plane srtt" "$(_faults_srtt)"
 	fault=$(date +%s%N)
 	fabric_link_down h1-p3
 	wait "$BWPID"
 	fabric_link_up h1-p3
 	kill "$SAMPLER" 2>/dev/null
 	wait
-	record "faults|plane" "$(_faults_windows "$log.samples" "$fault")"
+	record "faults|plane" "$(_faults_windows "$log.samples" "$fault" 0.75)"
 }
 
 # _faults_goodput TRANSPORT LOSS [PLANE]: ib_write_bw Gb/s at LOSS % (mrc,
@@ -223,9 +241,11 @@ faults_table() {
 			"(worst window ${worst:--}); ${after:--} Mbit/s 5-8 s after; the QP's smoothed RTT" \
 			"at the fault: ${V[faults|srtt$k]:--} ms"
 	done
-	read -r before stall _ after <<<"${V[faults|plane]:--}"
+	read -r before stall _ after back <<<"${V[faults|plane]:--}"
 	echo "  plane 3 of h1 down: ${before:--} Mbit/s before; ${stall:--} ms below half;" \
-		"${after:--} Mbit/s 5-8 s after: $(ratio "${after:--}" "${before:--}") of before (3/4 = 0.75)"
+		"${after:--} Mbit/s 5-8 s after: $(ratio "${after:--}" "${before:--}") of before (3/4 = 0.75);" \
+		"back to 90 % of 3/4 of before ${back:--} ms after the event (last 30 ms below it; 0: never" \
+		"below), the QP's smoothed RTT ${V[faults|plane srtt]:--} ms"
 	printf '  %-22s %10s %8s %10s %8s %10s %8s\n' "goodput, loss on all" "rxe Gb/s" "rxe/none" \
 		"mrc Gb/s" "mrc/none" "CC off" "off/none"
 	r0=${V[faults|rxe 0]:--} m0=${V[faults|mrc 0]:--} o0=${V[faults|mrc-off 0]:--}
