@@ -510,6 +510,17 @@ void mrc_uc_reset(struct mrc_qp *qp);
 void mrc_uc_recv(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_uc_timeout(struct mrc_qp *qp);
 
+/* mrc_icrc.c: the ICRC */
+void mrc_icrc_init(void);
+void mrc_icrc_exit(void);
+u32 mrc_icrc(struct sk_buff *skb, unsigned int nhlen);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct crypto_shash;
+u32 mrc_icrc_crc32(struct crypto_shash *tfm, u32 crc, const void *p,
+		   size_t len);
+struct crypto_shash *mrc_icrc_tfm(const char *name);
+#endif
+
 /* mrc_net.c: packets in and out */
 int mrc_net_init(void);
 void mrc_net_exit(void);

@@ -28,6 +28,7 @@ static int __init mrc_init(void)
 	mrc_wq = alloc_workqueue("mrc", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
 	if (!mrc_wq)
 		return -ENOMEM;
+	mrc_icrc_init();
 	err = mrc_net_init();
 	if (err)
 		goto err_wq;
@@ -41,6 +42,7 @@ static int __init mrc_init(void)
 	return 0;
 
 err_wq:
+	mrc_icrc_exit();
 	destroy_workqueue(mrc_wq);
 	return err;
 }
@@ -53,6 +55,7 @@ static void __exit mrc_exit(void)
 	mrc_dev_unregister_all();
 	mrc_netlink_exit();
 	mrc_net_exit();
+	mrc_icrc_exit();
 	destroy_workqueue(mrc_wq);
 	rcu_barrier();		/* path sets freed by call_rcu */
 	pr_info("mrc: unloaded\n");

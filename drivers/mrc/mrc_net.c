@@ -15,7 +15,6 @@
  * owning UDP port 4791 elsewhere does not see mrc's packets (nor mrc
  * rxe's). A plane netdev cannot also be a bridge or bond port.
  */
-#include <linux/crc32.h>
 #include <linux/etherdevice.h>
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
@@ -32,44 +31,6 @@
 #include "mrc_srv6.h"
 
 #define MRC_UDP_PORT	4791
-
-/* ---- ICRC --------------------------------------------------------------
- * CRC32 (crc32_le seeded with ~0, complemented, stored little endian) over
- * the IP header with its variant fields set to ones (IPv4 TOS, TTL and
- * checksum; IPv6 traffic class, flow label and hop limit), the UDP header
- * with its checksum set to ones, the BTH with byte 4 (FECN/BECN) set to
- * ones, and every byte after it up to the ICRC.
- */
-static u32 icrc(struct sk_buff *skb, unsigned int nhlen)
-{
-	u8 tmp[sizeof(struct ipv6hdr) + sizeof(struct udphdr) + MRC_BTH_LEN];
-	unsigned int hl = nhlen + sizeof(struct udphdr) + MRC_BTH_LEN;
-	u8 *nh = skb_network_header(skb);
-	u32 crc;
-
-	if (WARN_ON_ONCE(hl > sizeof(tmp)))
-		return 0;
-	memcpy(tmp, nh, hl);
-	if (nhlen == sizeof(struct iphdr)) {
-		struct iphdr *ip4 = (struct iphdr *)tmp;
-
-		ip4->tos = 0xff;
-		ip4->ttl = 0xff;
-		ip4->check = (__force __sum16)0xffff;
-	} else {
-		struct ipv6hdr *ip6 = (struct ipv6hdr *)tmp;
-
-		ip6->priority = 0xf;
-		memset(ip6->flow_lbl, 0xff, sizeof(ip6->flow_lbl));
-		ip6->hop_limit = 0xff;
-	}
-	((struct udphdr *)(tmp + nhlen))->check = (__force __sum16)0xffff;
-	tmp[nhlen + sizeof(struct udphdr) + 4] = 0xff;
-	crc = crc32_le(~0U, tmp, hl);
-	crc = crc32_le(crc, nh + hl, skb_tail_pointer(skb) - MRC_ICRC_LEN -
-		       (nh + hl));
-	return ~crc;
-}
 
 /* ---- out ---------------------------------------------------------------- */
 
@@ -233,7 +194,7 @@ static unsigned int push_udp_ip(struct net *net, struct sk_buff *skb,
 		ip6->daddr = *daddr;
 		skb->protocol = htons(ETH_P_IPV6);
 	}
-	put_unaligned_le32(icrc(skb, nhlen), skb_tail_pointer(skb) - MRC_ICRC_LEN);
+	put_unaligned_le32(mrc_icrc(skb, nhlen), skb_tail_pointer(skb) - MRC_ICRC_LEN);
 	return len;
 }
 
@@ -703,7 +664,7 @@ static u32 recv(struct mrc_plane *plane, struct sk_buff *skb,
 		goto malformed;
 	skb_set_transport_header(skb, nhlen);
 	if (!trim && get_unaligned_le32(skb_tail_pointer(skb) - MRC_ICRC_LEN) !=
-		     icrc(skb, nhlen)) {
+		     mrc_icrc(skb, nhlen)) {
 		if (!trim_dscp(mdev, dscp)) {
 			mrc_count(mdev, MRC_CNT_ICRC_ERR, 1);
 			return 0;
