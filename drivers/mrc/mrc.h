@@ -92,6 +92,7 @@ struct mrc_dev {
 	atomic_t num_ucontext;
 	atomic_t num_pd;
 	atomic_t num_qp;
+	atomic64_t qp_mem;		/* bytes the QPs hold (mrc_qp.c) */
 	atomic_t num_cq;
 	atomic_t num_mr;
 	atomic_t num_mw;
@@ -280,6 +281,14 @@ static inline bool mrc_dev_take(atomic_t *count, int max)
 	return atomic_add_unless(count, 1, max);
 }
 
+/* What the allocator gave for @size bytes at @p, from kvmalloc() or kmalloc() */
+static inline size_t mrc_mem_size(const void *p, size_t size)
+{
+	if (!p)
+		return 0;
+	return is_vmalloc_addr(p) ? PAGE_ALIGN(size) : kmalloc_size_roundup(size);
+}
+
 /* a received packet, parsed; lives in skb->cb while the engines run */
 static inline struct mrc_pkt *mrc_skb_pkt(struct sk_buff *skb)
 {
@@ -316,6 +325,7 @@ int mrc_queue_init(struct mrc_dev *mdev, struct mrc_queue *q,
 		   struct ib_udata *udata, u32 num_elem, u32 elem_size,
 		   struct mminfo *mi);
 void mrc_queue_free(struct mrc_queue *q);
+size_t mrc_queue_mem(const struct mrc_queue *q);
 u32 mrc_queue_count(const struct mrc_queue *q);
 u32 mrc_queue_free_slots(const struct mrc_queue *q);
 void mrc_queue_consume(struct mrc_queue *q);
@@ -506,6 +516,7 @@ void mrc_resp_reset(struct mrc_qp *qp);
 /* mrc_uc.c: UC receive (the rest in mrc_uc.h) */
 int mrc_uc_init(struct mrc_qp *qp);
 void mrc_uc_cleanup(struct mrc_qp *qp);
+size_t mrc_uc_mem(const struct mrc_qp *qp);
 void mrc_uc_reset(struct mrc_qp *qp);
 void mrc_uc_recv(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_uc_timeout(struct mrc_qp *qp);

@@ -52,7 +52,10 @@ static int fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	    nla_put_u32(skb, MRC_A_DEV_TRIM_DSCP, READ_ONCE(mdev->trim_dscp)) ||
 	    nla_put_u32(skb, MRC_A_DEV_TRIM_LASTHOP_DSCP,
 			READ_ONCE(mdev->trim_lasthop_dscp)) ||
-	    mrc_nl_ep_put_counters(skb, mdev)) {
+	    mrc_nl_ep_put_counters(skb, mdev) ||
+	    nla_put_u32(skb, MRC_A_DEV_QPS, atomic_read(&mdev->num_qp)) ||
+	    nla_put_uint(skb, MRC_A_DEV_QP_MEM,
+			 max_t(s64, atomic64_read(&mdev->qp_mem), 0))) {
 		dev_put(ndev);
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

@@ -39,6 +39,35 @@ static int check_cap(struct ib_qp_init_attr *init)
 	return 0;
 }
 
+/*
+ * Kernel memory of what create gave @qp, as the allocators gave it: the
+ * QP, its rings, the requester's window and WQE copies, the responder's
+ * receive copies, UC's receive side. The EV set comes and goes with
+ * modify (evset_mem()). Not the per-CPU route cache (some dozens of bytes
+ * per possible CPU) nor packets in flight.
+ */
+static size_t qp_mem(const struct mrc_qp *qp)
+{
+	const struct mrc_req *r = &qp->req;
+	size_t slots = qp->sq.mask + 1;
+
+	return kmalloc_size_roundup(sizeof(*qp)) + mrc_queue_mem(&qp->sq) +
+	       (qp->srq ? 0 : mrc_queue_mem(&qp->rq)) + mrc_uc_mem(qp) +
+	       kmalloc_size_roundup(MRC_TX_WIN * sizeof(*r->txs)) +
+	       kmalloc_size_roundup(MRC_TX_WIN * sizeof(*r->txev)) +
+	       kmalloc_size_roundup(MRC_TX_WIN * sizeof(*r->txseq)) +
+	       kmalloc_size_roundup(MRC_TX_WIN * sizeof(*r->sent_us)) +
+	       kmalloc_size_roundup(MRC_TX_WIN * sizeof(*r->txlen)) +
+	       mrc_mem_size(r->copies, slots * qp->sq_elem) +
+	       mrc_mem_size(r->meta, slots * sizeof(*r->meta)) +
+	       mrc_mem_size(qp->resp.rcopies, (size_t)MRC_RMSG_MAX * qp->rq_elem);
+}
+
+static size_t evset_mem(const struct mrc_evset *evs)
+{
+	return evs ? mrc_mem_size(evs, struct_size(evs, ev, evs->n)) : 0;
+}
+
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
 {
@@ -159,6 +188,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		if (err)
 			goto err_qpn;
 	}
+	qp->mem = qp_mem(qp);
+	atomic64_add(qp->mem, &mdev->qp_mem);
 	xa_store_bh(&mdev->qp_xa, qpn, qp, GFP_KERNEL);
 	return 0;
 
@@ -264,6 +295,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_queue_free(&qp->sq);
 	dst_cache_destroy(&qp->dst_cache);
 	mrc_evset_free(qp->evs);
+	atomic64_sub(qp->mem, &qp->mdev->qp_mem);
 	mrc_pathset_put(rcu_dereference_protected(qp->ps, true));
 	mrc_profile_unbind(&qp->cc_profile);
 	mrc_profile_unbind(&qp->ev_profile);
@@ -440,6 +472,7 @@ static int apply_attr(struct mrc_qp *qp, struct ib_qp_attr *attr, int mask,
 	}
 	if (mask & IB_QP_AV) {
 		struct mrc_evset *evs = qp->evs;
+		s64 d;
 
 		qp->av = c->av;
 		rdma_replace_ah_attr(&qp->ah_attr, &attr->ah_attr);
@@ -447,6 +480,9 @@ static int apply_attr(struct mrc_qp *qp, struct ib_qp_attr *attr, int mask,
 		/* swap: the old sets go back to the caller to free */
 		qp->evs = c->evs;
 		c->evs = evs;
+		d = (s64)evset_mem(qp->evs) - (s64)evset_mem(evs);
+		qp->mem += d;
+		atomic64_add(d, &qp->mdev->qp_mem);
 		c->ps = rcu_replace_pointer(qp->ps, c->ps,
 					    lockdep_is_held(&qp->lock));
 	}

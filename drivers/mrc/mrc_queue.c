@@ -124,6 +124,16 @@ void mrc_queue_free(struct mrc_queue *q)
 }
 EXPORT_SYMBOL_IF_KUNIT(mrc_queue_free);
 
+/* Kernel memory of ring @q: its pages, their array, its mmap entry */
+size_t mrc_queue_mem(const struct mrc_queue *q)
+{
+	if (!q->buf)
+		return 0;
+	return q->size +
+	       kmalloc_size_roundup((q->size >> PAGE_SHIFT) * sizeof(struct page *)) +
+	       (q->entry ? kmalloc_size_roundup(sizeof(struct mrc_mmap_entry)) : 0);
+}
+
 /* Entries posted and not yet consumed (kernel is the consumer) */
 u32 mrc_queue_count(const struct mrc_queue *q)
 {

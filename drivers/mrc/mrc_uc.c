@@ -239,6 +239,12 @@ void mrc_uc_cleanup(struct mrc_qp *qp)
 	qp->uc = NULL;
 }
 
+/* Kernel memory of a UC QP's receive side, its packets held aside not counted */
+size_t mrc_uc_mem(const struct mrc_qp *qp)
+{
+	return qp->uc ? kmalloc_size_roundup(sizeof(*qp->uc)) : 0;
+}
+
 /* RESET and RTR: expect rq_psn, nothing waiting (qp->lock held) */
 void mrc_uc_reset(struct mrc_qp *qp)
 {

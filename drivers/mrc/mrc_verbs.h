@@ -303,6 +303,7 @@ struct mrc_resp {
 struct mrc_qp {
 	struct ib_qp ibqp;
 	struct mrc_dev *mdev;
+	size_t mem;			/* its share of mdev->qp_mem; qp->lock */
 	spinlock_t lock;		/* all engine state below */
 	spinlock_t sq_post_lock;	/* kernel producers of the SQ */
 	spinlock_t rq_post_lock;	/* kernel producers of the RQ */

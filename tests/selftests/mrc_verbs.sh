@@ -11,8 +11,10 @@
 #            rping -V with 64 KiB - 1 byte buffers x 50: the client fills a
 #            buffer with a pattern that changes every ping, the server
 #            RDMA-reads it and RDMA-writes it back, the client compares
-#            every byte (rping stops at the first difference); and
-#            ibv_rc_pingpong and ib_write_bw with both ends on one device
+#            every byte (rping stops at the first difference);
+#            ibv_rc_pingpong and ib_write_bw with both ends on one device;
+#            and (mrc) ib_write_bw -q 16: mrcctl dev show counts the QPs and
+#            their memory while they live, and gives all of it back after
 #   block 2: the data-carrying subset (rc/ud/srq pingpong, rping -V,
 #            ib_write/read/send_bw) under netem on both veth ends, one group
 #            per setting: loss 1%; delay 1ms reorder 25% 50%; duplicate 2%;
@@ -294,6 +296,38 @@ t_loop_rc_pingpong() {
 }
 t_loop_write_bw() { t_loopback t_write_bw; }
 
+# qps_mem: "QPS BYTES" of side A's device: its QPs and the memory they hold
+# shellcheck disable=SC2086 # the namespace option is words
+qps_mem() {
+	"$TOPO_MRCCTL" ${NS_A:+-n "$NS_A"} -j dev show "$DEV_A" | jq -r '.[0] | "\(.qps) \(.qp_mem)"'
+}
+# 16 QPs a side under ib_write_bw -q 16 for 3 s (the samples meet them
+# all): side A's device counts them and what they hold while they live (at
+# least each one's send window, 12 bytes a PSN of its 1024: 12 KiB), and
+# is back where it was after
+t_many_qps() {
+	local q0 m0 q m max=0 maxm=0 smp rc
+	read -r q0 m0 <<<"$(qps_mem)"
+	(
+		while :; do
+			qps_mem
+			nap 0.2
+		done
+	) >"$LOGS/many_qps.samples" 2>/dev/null &
+	smp=$!
+	perf ib_write_bw -s 4096 -D 3 -q 16
+	rc=$?
+	kill "$smp" 2>/dev/null
+	wait "$smp" 2>/dev/null
+	while read -r q m; do
+		[ "${q:-0}" -le "$max" ] || max=$q maxm=$m
+	done <"$LOGS/many_qps.samples"
+	read -r q m <<<"$(qps_mem)"
+	ktap_info "side A: $q0 QPs, $m0 bytes; under ib_write_bw -q 16: $max, $maxm; after: $q, $m"
+	[ "$rc" = 0 ] && [ "$max" -ge $((q0 + 16)) ] &&
+		[ "$((maxm - m0))" -ge $((16 * 12 * 1024)) ] && [ "$q" = "$q0" ] && [ "$m" = "$m0" ]
+}
+
 # retry exhaustion: a tc filter drops every RoCE packet side A sends (the
 # TCP exchange of the pingpong still works); the client's first SEND must
 # complete with IBV_WC_RETRY_EXC_ERR (12) after timeout x retry_cnt, and
@@ -380,6 +414,9 @@ add "" "" "data pattern: rping -V 64 KiB x $(by_mode 50 5), every byte checked" 
 add "" "" "loopback on one device: ibv_rc_pingpong, tcpdump on the plane reads whole frames" \
 	t_loop_rc_pingpong
 add "" "" "loopback on one device: ib_write_bw" t_loop_write_bw
+[ "$TYPE" != mrc ] ||
+	add "" "" "ib_write_bw -q 16: mrcctl dev show counts the QPs and their memory, all of it back after" \
+		t_many_qps
 # (the fabric's fault tests are the resilience issue's; its packets are IPv6)
 if [ "$TOPO" != fabric ]; then
 	add "" "" "RoCE packets dropped: SEND ends in IBV_WC_RETRY_EXC_ERR" t_retry_exc

@@ -55,7 +55,7 @@ check "dev set: the trimming DSCPs round-trip (defaults 46 and none)" \
 		A dev set mrca trim_dscp 40 trim_lasthop_dscp 41 &&
 		A -j dev show mrca | jq -e '.[0].trim_dscp == 40 and .[0].trim_lasthop_dscp == 41' &&
 		A dev set mrca trim_dscp 46 trim_lasthop_dscp none &&
-		A dev show mrca | grep -q ' trim_dscp 46 trim_lasthop_dscp none$'"
+		A dev show mrca | grep -q ' trim_dscp 46 trim_lasthop_dscp none qps '"
 err=$(B dev show mrca 2>&1); rc=$?
 check "dev show of another namespace's device: clear error, exit 1" \
 	bash -c "[ $rc = 1 ] && [[ '$err' == *'no such mrc device in this network namespace'* ]]"

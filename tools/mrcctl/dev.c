@@ -57,6 +57,8 @@ static int cb_dev(const struct nlmsghdr *nlh, void *data)
 	else
 		rec_attr_u32(&r, "trim_lasthop_dscp", "trim_lasthop_dscp ",
 			     tb[MRC_A_DEV_TRIM_LASTHOP_DSCP]);
+	rec_attr_u32(&r, "qps", "qps ", tb[MRC_A_DEV_QPS]);
+	rec_attr_uint(&r, "qp_mem", "qp_mem ", NULL, tb[MRC_A_DEV_QP_MEM]);
 	/* the endpoint counters (mrcctl probe's peer side): JSON only */
 	rec_attr_uint(&r, "ep_answered", NULL, NULL, tb[MRC_A_DEV_EP_ANSWERED]);
 	rec_attr_uint(&r, "ep_rate_limited", NULL, NULL,

@@ -40,11 +40,11 @@ check "jq -e: empty input fails (tests/selftests/jq.sh)" \
 	bash -c "! printf '' | jq -e true && ! jq -e true /dev/null && echo 1 | jq -e true"
 
 # ---- show -------------------------------------------------------------
-expect_lines "dev show: planes and evs at the end" \
-"mrc0: index 3 netdev lo state ACTIVE node_guid 0200:aaff:fe00:0001 planes 2 evs 16
-mrc1: index 4 netdev lo state ACTIVE node_guid 0200:aaff:fe00:0002 planes 2 evs 16" -- dev show
-check "dev show -j: planes, evs" bash -c \
-	"'$MRCCTL' -j dev show mrc1 | jq -e '.[0] | .dev == \"mrc1\" and .planes == 2 and .evs == 16'"
+expect_lines "dev show: planes, evs, then qps and qp_mem" \
+"mrc0: index 3 netdev lo state ACTIVE node_guid 0200:aaff:fe00:0001 planes 2 evs 16 qps 3 qp_mem 4096
+mrc1: index 4 netdev lo state ACTIVE node_guid 0200:aaff:fe00:0002 planes 2 evs 16 qps 4 qp_mem 5000000000" -- dev show
+check "dev show -j: planes, evs, qps, qp_mem" bash -c \
+	"'$MRCCTL' -j dev show mrc1 | jq -e '.[0] | .dev == \"mrc1\" and .planes == 2 and .evs == 16 and .qps == 4 and .qp_mem == 5000000000'"
 
 expect_lines "plane show: one line a plane, 8-byte counters" \
 "mrc0 plane 0 netdev lo state UP admin up tx 123 pkts 5000000000 bytes rx 12 pkts 3456 bytes retrans 0 lost 0 admin_drops 0 down_lost 0

@@ -226,6 +226,12 @@ static void put_dev(unsigned int i)
 	mnl_attr_put_u32(cur, MRC_A_DEV_PORT_STATE, MRC_PORT_STATE_ACTIVE);
 	mnl_attr_put_u32(cur, MRC_A_DEV_EV_COUNT, 16);
 	mnl_attr_put_u32(cur, MRC_A_DEV_PLANES, 2);
+	mnl_attr_put_u32(cur, MRC_A_DEV_QPS, 3 + i);
+	/* NLA_UINT: 4 bytes when it fits, 8 when not */
+	if (i)
+		mnl_attr_put_u64(cur, MRC_A_DEV_QP_MEM, 5000000000ULL);
+	else
+		mnl_attr_put_u32(cur, MRC_A_DEV_QP_MEM, 4096);
 	push();
 }
 
