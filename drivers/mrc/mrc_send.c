@@ -529,7 +529,10 @@ int mrc_send_uc(struct mrc_qp *qp, struct sk_buff_head *txq, int budget)
 				m->done = true;
 				r->cur_valid = false;
 			} else {
-				budget = 0;	/* no timer: the work tries again */
+				/* no memory: the timer's work tries again
+				 * in a tick, not at once in a loop
+				 */
+				timer_reduce(&qp->timer, jiffies + 1);
 			}
 			break;
 		}

@@ -303,13 +303,18 @@ out:
 	consume_skb(skb);
 }
 
+/*
+ * The hole timer. It shares qp->timer with the sender's retry after a
+ * failed allocation: only ever brought earlier, and an early expiry finds
+ * the hole younger than MRC_UC_HOLE_MS and arms again.
+ */
 static void arm(struct mrc_qp *qp)
 {
 	struct mrc_uc_rx *rx = &qp->uc->rx;
 
 	if (rx->nheld && !qp->dying)
-		mod_timer(&qp->timer, rx->hole_since +
-			  msecs_to_jiffies(MRC_UC_HOLE_MS));
+		timer_reduce(&qp->timer, rx->hole_since +
+			     msecs_to_jiffies(MRC_UC_HOLE_MS));
 }
 
 /**
