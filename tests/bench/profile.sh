@@ -1,53 +1,52 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Where the CPU goes (sourced by tests/bench/run in the VM): during rxe's
-# and mrc's ib_write_bw -s 65536 and iperf3's TCP stream, a window in the
-# middle of the run (from 1 s after the client starts, SECS - 2 s long, at
-# least 1 s) measures
-#   - each CPU's busy share (/proc/stat: all but idle and iowait),
-#   - the bytes that left the sending veth (payload and headers),
-#   - CPU time per byte: busy time of all CPUs over those bytes. Both ends
-#     run in this one VM, and with veth the receiver's softirq work runs on
-#     the sender's CPU, so it is the cost of the whole transfer, sender and
-#     receiver together; TCG has no cycle counter worth the name, hence
-#     nanoseconds rather than cycles,
-#   - a perf profile of the whole machine (perf record -a, cpu-clock at
-#     499 Hz, no call graphs): the top symbols, and their samples sorted
-#     into what they do (ICRC, copies, allocation, the network stack, mrc's
-#     and rxe's engines, user space, idle).
+# and mrc's ib_write_bw -s 65536 and iperf3's TCP stream, a perf profile of
+# the whole machine (perf record -a, cpu-clock, a sample every 2 ms of each
+# CPU, no call graphs) from before the client starts until it ends gives
+#   - each CPU's busy share: its samples outside the idle loop,
+#   - CPU time per byte: the busy samples' time (2 ms each) over the bytes
+#     that left the sending veth meanwhile. Both ends run in this one VM,
+#     and with veth the receiver's softirq work runs on the sender's CPU,
+#     so it is the cost of the whole transfer, sender and receiver
+#     together; TCG has no cycle counter worth the name, hence nanoseconds
+#     rather than cycles,
+#   - the top symbols, and the busy samples sorted into what they do (ICRC,
+#     copies, allocation, the network stack, mrc's and rxe's engines, user
+#     space).
+# perf takes seconds to start under TCG: the client starts once it samples,
+# so the window is the transfer's, not perf's own start and end.
 # Records "prof|TAG|busy" ("cpu0% cpu1% ..."), "prof|TAG|nspb",
 # "prof|TAG|cats" ("name share ..."), "prof|TAG|top" ("share sym;..."),
 # TAG rxe, mrc or tcp; profile_table prints them. BENCH_PROFILE=0 turns
-# it off; without perf only the profile is missing.
+# it off, as does a VM without perf.
 
 PROF=${BENCH_PROFILE:-1}
 PROF_TOP=${BENCH_PROFILE_TOP:-10}
+PROF_NS=2000000	# cpu-clock period: ns of CPU time per sample
 
-# _prof_stat: "busy total" jiffies of each CPU, one CPU a line
-_prof_stat() {
-	awk '/^cpu[0-9]/ { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat
-}
-
-# profile_start TAG VETH: measure the window in the background (PROF_PID)
+# profile_start TAG VETH: perf sampling (PROF_PID) before the client starts
 profile_start() {
-	local tag=$1 dev=$2 w=$((SECS - 2))
+	local tag=$1 f=$LOGS/prof-$1 end=$((SECONDS + 60))
 	PROF_PID=
-	[ "$PROF" = 1 ] || return 0
-	[ "$w" -ge 1 ] || w=1
-	(
-		sleep 1
-		_prof_stat >"$LOGS/prof-$tag.stat0"
-		cat "/sys/class/net/$dev/statistics/tx_bytes" >"$LOGS/prof-$tag.bytes0"
-		if command -v perf >/dev/null; then
-			perf record -a -e cpu-clock -F 499 -o "$LOGS/prof-$tag.data" -- sleep "$w" \
-				>"$LOGS/prof-$tag.record" 2>&1
-		else
-			sleep "$w"
-		fi
-		_prof_stat >"$LOGS/prof-$tag.stat1"
-		cat "/sys/class/net/$dev/statistics/tx_bytes" >"$LOGS/prof-$tag.bytes1"
-	) &
+	[ "$PROF" = 1 ] && command -v perf >/dev/null || return 0
+	rm -f "$f.data"
+	# the core kernel's symbols come from /proc/kallsyms, which shows
+	# addresses only with kptr_restrict 0
+	echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
+	perf record -q -a -e cpu-clock -c "$PROF_NS" -o "$f.data" >"$f.record" 2>&1 &
 	PROF_PID=$!
+	# the header is written once the events are open
+	until [ -s "$f.data" ]; do
+		if ! kill -0 "$PROF_PID" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; then
+			PROF_PID=
+			return 0
+		fi
+		sleep 0.2
+	done
+	sleep 0.5
+	cat "/sys/class/net/$2/statistics/tx_bytes" >"$f.bytes0"
+	PROF_DEV=$2
 }
 
 # _prof_cat SYMBOL: what a symbol does
@@ -66,41 +65,51 @@ _prof_cat() {
 	esac
 }
 
-# profile_finish TAG: wait for the window, record what it found
+# profile_finish TAG: stop sampling, record what it found
 profile_finish() {
-	local tag=$1 f=$LOGS/prof-$1 rep sym share c
-	declare -A byc=()
+	local tag=$1 f=$LOGS/prof-$1 n sym c share busy
+	declare -A byc=() cat=()
 	[ -n "${PROF_PID:-}" ] || return 0
+	cat "/sys/class/net/$PROF_DEV/statistics/tx_bytes" >"$f.bytes1"
+	kill -INT "$PROF_PID"
 	wait "$PROF_PID"
 	PROF_PID=
-	[ -s "$f.stat1" ] && [ -s "$f.bytes1" ] || return 0
-	record "prof|$tag|busy" "$(paste -d' ' "$f.stat0" "$f.stat1" |
-		awk '{ printf "%s%.0f%%", (NR > 1 ? " " : ""), (($4 - $2) > 0 ? 100 * ($3 - $1) / ($4 - $2) : 0) }')"
-	record "prof|$tag|nspb" "$(paste -d' ' "$f.stat0" "$f.stat1" |
-		awk -v hz="$(getconf CLK_TCK)" -v b0="$(cat "$f.bytes0")" -v b1="$(cat "$f.bytes1")" '
-		{ busy += $3 - $1 }
-		END { if (b1 > b0) printf "%.2f", busy / hz * 1e9 / (b1 - b0); else print "-" }')"
 	[ -s "$f.data" ] || return 0
-	# "share [k] symbol" lines, kernel symbols marked [k], user ones [.];
-	# the core kernel's symbols come from /proc/kallsyms, which shows
-	# addresses only with kptr_restrict 0
-	echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
-	perf report -i "$f.data" --kallsyms=/proc/kallsyms --stdio --no-children --sort sym -q 2>/dev/null |
-		awk 'NF >= 3 && $1 ~ /%$/ { sub(/%/, "", $1); s = $3; for (i = 4; i <= NF; i++) s = s " " $i
-			print $1, ($2 == "[.]" ? "[.]" : ""), s }' >"$f.report"
-	[ -s "$f.report" ] || return 0
-	while read -r share sym; do
-		[ -n "$sym" ] || continue
-		c=$(_prof_cat "$sym")
-		byc[$c]=$(awk -v a="${byc[$c]:-0}" -v b="$share" 'BEGIN { printf "%.1f", a + b }')
-	done <"$f.report"
-	rep=
-	for c in icrc copy alloc net mrc rxe tcp user other idle; do
-		[ -z "${byc[$c]:-}" ] || rep+="$c ${byc[$c]}% "
+	# "count cpu [.]symbol" (user symbols marked [.]), one line a CPU and symbol
+	perf script -i "$f.data" --kallsyms=/proc/kallsyms -F cpu,ip,sym,dso 2>/dev/null |
+		awk '{ cpu = $1; gsub(/[][]/, "", cpu); s = ($3 == "[unknown]" || NF < 4) ? $NF : $3
+			if ($NF ~ /^\(\// || $NF == "([vdso])") s = "[.]" s
+			n[cpu " " s]++ }
+		END { for (k in n) print n[k], k }' | sort -k1,1nr >"$f.samples"
+	[ -s "$f.samples" ] || return 0
+	while read -r n _ sym; do
+		[ -n "${cat[$sym]:-}" ] || cat[$sym]=$(_prof_cat "$sym")
+	done <"$f.samples"
+	# per CPU: all samples and busy ones; per class and symbol: busy ones
+	busy=$(while read -r n c sym; do echo "$n $c ${cat[$sym]}"; done <"$f.samples" |
+		awk '{ all[$2] += $1; if ($3 != "idle") b[$2] += $1 }
+		END { for (c in all) printf "%d %d %d\n", c, all[c], b[c] }' | sort -n)
+	record "prof|$tag|busy" "$(echo "$busy" |
+		awk '{ printf "%s%.0f%%", (NR > 1 ? " " : ""), ($2 ? 100 * $3 / $2 : 0) }')"
+	record "prof|$tag|nspb" "$(echo "$busy" |
+		awk -v ns="$PROF_NS" -v b0="$(cat "$f.bytes0")" -v b1="$(cat "$f.bytes1")" '
+		{ s += $3 } END { if (b1 > b0) printf "%.2f", s * ns / (b1 - b0); else print "-" }')"
+	while read -r n _ sym; do
+		[ "${cat[$sym]}" = idle ] || echo "$n $sym ${cat[$sym]}"
+	done <"$f.samples" | awk '{ t += $1; bs[$2] += $1; bc[$3] += $1 }
+		END { for (s in bs) printf "s %.1f %s\n", 100 * bs[s] / t, s
+			for (c in bc) printf "c %.1f %s\n", 100 * bc[c] / t, c }' >"$f.report"
+	for c in icrc copy alloc net mrc rxe tcp user other; do
+		share=$(awk -v c="$c" '$1 == "c" && $3 == c { print $2 }' "$f.report")
+		[ -z "$share" ] || byc[$c]=$share
 	done
-	record "prof|$tag|cats" "${rep% }"
-	record "prof|$tag|top" "$(grep -v '^[0-9.]* \[\.\]' "$f.report" | while read -r share sym; do
-		[ "$(_prof_cat "$sym")" = idle ] || echo "$share% $sym"; done | head -n "$PROF_TOP" | paste -sd';')"
+	share=
+	for c in icrc copy alloc net mrc rxe tcp user other; do
+		[ -z "${byc[$c]:-}" ] || share+="$c ${byc[$c]}% "
+	done
+	record "prof|$tag|cats" "${share% }"
+	record "prof|$tag|top" "$(awk '$1 == "s" && $3 !~ /^\[\.\]/ { print $2 "% " $3 }' "$f.report" |
+		sort -k1,1nr | head -n "$PROF_TOP" | paste -sd';')"
 }
 
 # profile_table: the figures, from the values in V (run's table())
@@ -110,8 +119,8 @@ profile_table() {
 	selected mrc write_bw || selected tcp iperf3 || return 0
 	echo
 	echo "where the CPU goes: ib_write_bw -s 65536 and iperf3, both ends in this VM ($(nproc) CPUs), a" \
-		"window mid-run; CPU ns/byte: busy time of all CPUs per byte that left the sending veth"
-	printf '  %-5s %-16s %12s %8s   %s\n' "" "CPU busy" "CPU ns/byte" "/tcp" "perf: share of samples"
+		"perf's window: the client's run; CPU ns/byte: busy time of all CPUs per byte that left the sending veth"
+	printf '  %-5s %-16s %12s %8s   %s\n' "" "CPU busy" "CPU ns/byte" "/tcp" "perf: share of busy samples"
 	tcpns=${V[prof|tcp|nspb]:--}
 	for t in tcp rxe mrc; do
 		busy=${V[prof|$t|busy]:-} nspb=${V[prof|$t|nspb]:--}

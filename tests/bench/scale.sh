@@ -59,7 +59,7 @@ _scale_wait() {
 
 # _scale_round EVS: one round with EV sets of EVS EVs; records scale|EVS|*
 _scale_round() {
-	local evs=$1 log=$LOGS/scale-$1 base q m mem0 busy0 t0 t1 spid cpid k
+	local evs=$1 log=$LOGS/scale-$1 base q m qpn mem0 busy0 t0 t1 spid cpid k
 	local hold=$((SCALE_IDLE + 15))
 	for k in "$NS_A $DEV_A" "$NS_B $DEV_B"; do
 		# shellcheck disable=SC2086 # two words
@@ -92,6 +92,12 @@ _scale_round() {
 	_scale_wait _done "$SCALE_TMO" "$cpid" || record "scale|$evs|note" "the writes did not end"
 	sleep 1
 	read -r q m <<<"$(_scale_count)"
+	# what an EV set of that count holds: rotation slots, and backups
+	# (a plane with several paths gets as many, up to 256 in all)
+	qpn=$(ip netns exec "$NS_A" rdma -j res show qp link "$DEV_A" 2>/dev/null |
+		jq -r '[.[] | select(.type == "RC") | .lqpn][0] // empty')
+	[ -z "$qpn" ] || record "scale|$evs|evset" "$("$TOPO_MRCCTL" -n "$NS_A" -j ev show dev "$DEV_A" qpn "$qpn" |
+		jq -r '"\(length) \([.[] | select(.slot != null)] | length)"')"
 	record "scale|$evs|mem" "$(awk -v m="$m" -v q="$q" 'BEGIN { printf "%.0f", q ? m / q : 0 }')"
 	record "scale|$evs|meminfo" "$(awk -v a="$mem0" -v b="$(_scale_meminfo)" -v n="$SCALE_QPS" \
 		'BEGIN { printf "%.0f", (b - a) * 1024 / (2 * n) }')"
@@ -111,9 +117,11 @@ _scale_round() {
 # _scale_bw: ib_write_bw -s 65536 over SCALE_QPS QPs against one (Gb/s)
 _scale_bw() {
 	local n t v log=$LOGS/scale-bw spid crc
+	# one message in flight on each of the many (16 x 64 KiB on each of
+	# 1,000 would take longer than the run); 128 on the one
 	for n in 1 "$SCALE_QPS"; do
 		t=128
-		[ "$n" = 1 ] || t=16
+		[ "$n" = 1 ] || t=1
 		PORT=$((PORT + 1))
 		ip netns exec "$NS_B" timeout -k 5 "$SCALE_TMO" ib_write_bw -d "$DEV_B" -x "$GID_B" -p "$PORT" -F \
 			-u 18 -q "$n" -t "$t" -s 65536 -D "$SECS" >"$log-$n.server" 2>&1 &
@@ -153,17 +161,18 @@ scale_table() {
 	echo
 	echo "scale: ${V[scale_qps]:-$SCALE_QPS} RC QPs h1 -> h2 on the lab fabric (4 planes, unshaped)," \
 		"one ib_write_bw -q ${V[scale_qps]:-$SCALE_QPS} -t 16"
-	printf '  %-8s %10s %10s %12s %16s %12s\n' "EVs/QP" "create s" "teardown s" "mrc B/QP" \
-		"meminfo B/QP" "busy% idle"
+	printf '  %-8s %10s %10s %12s %16s %12s %10s\n' "EVs/QP" "create s" "teardown s" "mrc B/QP" \
+		"meminfo B/QP" "busy% idle" "set/slots"
 	for evs in 128 256; do
 		[ -z "${V[scale|$evs|note]:-}" ] || echo "  $evs: ${V[scale|$evs|note]}"
 		read -r b0 b1 <<<"${V[scale|$evs|idle]:--}"
-		printf '  %-8s %10s %10s %12s %16s %12s\n' "$evs" "${V[scale|$evs|create]:--}" \
+		printf '  %-8s %10s %10s %12s %16s %12s %10s\n' "$evs" "${V[scale|$evs|create]:--}" \
 			"${V[scale|$evs|teardown]:--}" "${V[scale|$evs|mem]:--}" "${V[scale|$evs|meminfo]:--}" \
-			"${b0:--} -> ${b1:--}"
+			"${b0:--} -> ${b1:--}" "$(tr ' ' / <<<"${V[scale|$evs|evset]:--}")"
 	done
 	echo "  (mrc B/QP: qp_mem / qps of h1's device; meminfo: Slab + VmallocUsed + Percpu grown, per QP" \
-		"of both ends, MRs and CQs too; busy%: before the run -> with the QPs idle)"
+		"of both ends, MRs and CQs too; busy%: before the run -> with the QPs idle; set/slots: EVs" \
+		"in one QP's set / in its rotation, the rest backups)"
 	b1=${V[scale|bw ${V[scale_qps]:-$SCALE_QPS}]:--} b0=${V[scale|bw 1]:--}
 	echo "  ib_write_bw -s 65536, 128 EVs: 1 QP ${b0} Gb/s, ${V[scale_qps]:-$SCALE_QPS} QPs ${b1} Gb/s:" \
 		"$(ratio "$b1" "$b0") (goal >= 0.9)"

@@ -169,7 +169,9 @@ topo_host() {
 	topo_modules "$type" || { _topo_log "no module for $type"; return 1; }
 	NS_A='' NS_B='' VETH_A=va$TOPO_ID VETH_B=vb$TOPO_ID
 	DEV_A=${type}${TOPO_ID}a DEV_B=${type}${TOPO_ID}b
-	ip link add "$VETH_A" type veth peer name "$VETH_B" || return 1
+	# TOPO_MTU: the veths' MTU (make bench's BENCH_MTU), else veth's 1500
+	ip link add "$VETH_A" ${TOPO_MTU:+mtu "$TOPO_MTU"} type veth peer name "$VETH_B" \
+		${TOPO_MTU:+mtu "$TOPO_MTU"} || return 1
 	read -r mac_a <"/sys/class/net/$VETH_A/address"
 	read -r mac_b <"/sys/class/net/$VETH_B/address"
 	# accept packets from our own addresses arriving on the wire
