@@ -68,15 +68,25 @@ struct mrc_qp *mrc_nl_rc_qp(struct mrc_dev *mdev, u32 qpn,
 	return qp;
 }
 
-/* A copy of the EV set of RC QP @qpn, taken under its lock. */
+/*
+ * A copy of the EV set of RC or UC QP @qpn, taken under its lock. A UC QP
+ * sprays over an EV set as RC does; nobody acknowledges it, so its EVs
+ * show what was sent on them and never change health.
+ */
 static int copy_evs(struct mrc_dev *mdev, u32 qpn, struct mrc_ev *out,
 		    u32 *n, struct netlink_ext_ack *extack)
 {
-	struct mrc_qp *qp;
+	struct mrc_qp *qp = mrc_qp_get(mdev, qpn);
 
-	qp = mrc_nl_rc_qp(mdev, qpn, extack);
-	if (!qp)
+	if (qp && qp->ibqp.qp_type != IB_QPT_RC &&
+	    qp->ibqp.qp_type != IB_QPT_UC) {
+		mrc_qp_put(qp);
+		qp = NULL;
+	}
+	if (!qp) {
+		NL_SET_ERR_MSG(extack, "no such RC or UC QP");
 		return -ENOENT;
+	}
 	spin_lock_bh(&qp->lock);
 	*n = qp->evs ? qp->evs->n : 0;
 	if (*n)

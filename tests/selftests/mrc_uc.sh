@@ -47,7 +47,7 @@ trap cleanup EXIT
 # shellcheck source-path=SCRIPTDIR
 source "$DIR/traffic.sh"
 TOPO=${MRC_TOPO:-ns}
-ktap_header $((8 + $([ "$TOPO" = fabric ] && echo 1 || echo 0)))
+ktap_header $((8 + $([ "$TOPO" = fabric ] && echo 2 || echo 0)))
 
 # nothing else can run without the topology: the suite ends there
 if ! topo_up mrc "$TOPO" >"$LOGS/topo" 2>&1; then
@@ -107,6 +107,32 @@ sprayed() {
 	[ "${#before[@]}" -gt 1 ]
 }
 [ "$TOPO" = fabric ] && check "UC packets sprayed over every plane" sprayed
+# mrcctl ev show of a UC QP while ib_write_bw -c UC runs: its EV set, with
+# packets sent on EVs of every plane
+uc_evset() {
+	local f=$LOGS/evset q bg i ok=1
+	TAG=evs pair ib_write_bw -d "$DEV_B" -x "$GID_B" -c UC -s 65536 -D 4 -F -- \
+		ib_write_bw -d "$DEV_A" -x "$GID_A" -c UC -s 65536 -D 4 -F "$IP_B" >/dev/null &
+	bg=$!
+	for ((i = 0; i < 600; i++)); do
+		q=$(rc_qpn "$DEV_A" "$NS_A" UC)
+		if [ -n "$q" ] && A -j ev show dev "$DEV_A" qpn "$q" >"$f" 2>&1 &&
+			jq -e --argjson n "$FABRIC_PLANES" \
+				'[.[] | select(.tx_packets > 0) | .plane] | unique | length == $n' \
+				"$f" >/dev/null; then
+			ok=0
+			break
+		fi
+		kill -0 "$bg" 2>/dev/null || break
+		nap 0.1
+	done
+	wait "$bg" || ok=1
+	echo "UC QP ${q:-?}: $(jq -r 'length' "$f" 2>/dev/null) EVs, packets per plane:" \
+		"$(jq -r 'group_by(.plane) | map("\(.[0].plane):\(map(.tx_packets) | add)") | join(" ")' \
+			"$f" 2>/dev/null || head -2 "$f")"
+	return "$ok"
+}
+[ "$TOPO" = fabric ] && check "mrcctl ev show of a UC QP: EVs of every plane sent its packets" uc_evset
 shown() { sed 's/^/#   /' "$LOGS/py"; }
 shown
 

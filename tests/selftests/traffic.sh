@@ -19,7 +19,8 @@
 #   rping_v SIZE COUNT        rping over rdma_cm, -V compares every byte
 #   write_bw SIZE ITERS [ARGS]  ib_write_bw A -> B
 #   bw_gbps                   the Gb/s of the last write_bw client (wall clock)
-#   rc_qpn [DEV [NS]]         the number of an RC QP of DEV (default DEV_A)
+#   rc_qpn [DEV [NS [TYPE]]]  the number of an RC (or TYPE) QP of DEV
+#                             (default DEV_A)
 #   fabric_start              topo_fabric mrc as the suite's first test; the
 #                             suite ends there if it fails
 #   bad PATTERN ARGS...       mrcctl ARGS in A fails, its message matching
@@ -115,7 +116,7 @@ bw_gbps() {
 
 rc_qpn() {
 	netns "${2:-$NS_A}" rdma -j res show qp |
-		jq -r "first(.[] | select(.ifname == \"${1:-$DEV_A}\" and .type == \"RC\") | .lqpn) // empty"
+		jq -r "first(.[] | select(.ifname == \"${1:-$DEV_A}\" and .type == \"${3:-RC}\") | .lqpn) // empty"
 }
 
 # client_evset FILE: the EV set of h1's RC QP in FILE (mrcctl -j ev show),
