@@ -118,7 +118,7 @@ profile_table() {
 	[ "$PROF" = 1 ] || [ -n "${V[prof|mrc|busy]:-}${V[prof|tcp|busy]:-}" ] || return 0
 	selected mrc write_bw || selected tcp iperf3 || return 0
 	echo
-	echo "where the CPU goes: ib_write_bw -s 65536 and iperf3, both ends in this VM ($(nproc) CPUs), a" \
+	echo "where the CPU goes: ib_write_bw -s 65536 and iperf3, both ends in this VM ($(nproc) CPUs);" \
 		"perf's window: the client's run; CPU ns/byte: busy time of all CPUs per byte that left the sending veth"
 	printf '  %-5s %-16s %12s %8s   %s\n' "" "CPU busy" "CPU ns/byte" "/tcp" "perf: share of busy samples"
 	tcpns=${V[prof|tcp|nspb]:--}
