@@ -114,9 +114,18 @@ _scale_round() {
 	[ "$evs" != 128 ] || _scale_bw
 }
 
-# _scale_bw: ib_write_bw -s 65536 over SCALE_QPS QPs against one (Gb/s)
+# _scale_stat NAME: h1's device counter NAME (rdma statistic)
+_scale_stat() {
+	ip netns exec "$NS_A" rdma -j statistic show link "$DEV_A/1" 2>/dev/null |
+		jq -r ".[0].$1 // empty"
+}
+
+# _scale_bw: ib_write_bw -s 65536 over SCALE_QPS QPs against one (Gb/s),
+# each run long enough for several rounds of the many QPs' messages (a
+# round of 1,000 x 64 KiB takes seconds here); h1's retransmissions and
+# timeouts during each
 _scale_bw() {
-	local n t v log=$LOGS/scale-bw spid crc
+	local n t v log=$LOGS/scale-bw spid crc r0 o0 d=$((SECS * 4))
 	# one message in flight on each of the many (16 x 64 KiB on each of
 	# 1,000 would take longer than the run); 128 on the one
 	for n in 1 "$SCALE_QPS"; do
@@ -124,13 +133,15 @@ _scale_bw() {
 		[ "$n" = 1 ] || t=1
 		PORT=$((PORT + 1))
 		ip netns exec "$NS_B" timeout -k 5 "$SCALE_TMO" ib_write_bw -d "$DEV_B" -x "$GID_B" -p "$PORT" -F \
-			-u 18 -q "$n" -t "$t" -s 65536 -D "$SECS" >"$log-$n.server" 2>&1 &
+			-u 18 -q "$n" -t "$t" -s 65536 -D "$d" >"$log-$n.server" 2>&1 &
 		spid=$!
 		sleep 2
+		r0=$(_scale_stat retransmits) o0=$(_scale_stat timeouts)
 		ip netns exec "$NS_A" timeout -k 5 "$SCALE_TMO" ib_write_bw -d "$DEV_A" -x "$GID_A" -p "$PORT" -F \
-			-u 18 -q "$n" -t "$t" -s 65536 -D "$SECS" "$IP_B" >"$log-$n.client" 2>&1
+			-u 18 -q "$n" -t "$t" -s 65536 -D "$d" "$IP_B" >"$log-$n.client" 2>&1
 		crc=$?
 		wait "$spid"
+		record "scale|bw $n|rtx" "$(($(_scale_stat retransmits) - ${r0:-0})) $(($(_scale_stat timeouts) - ${o0:-0}))"
 		if [ "$crc" = 0 ] && v=$(perf_value "$log-$n.client" BW_average); then
 			record "scale|bw $n" "$(gbits "$v")"
 		else
@@ -175,5 +186,6 @@ scale_table() {
 		"in one QP's set / in its rotation, the rest backups)"
 	b1=${V[scale|bw ${V[scale_qps]:-$SCALE_QPS}]:--} b0=${V[scale|bw 1]:--}
 	echo "  ib_write_bw -s 65536, 128 EVs: 1 QP ${b0} Gb/s, ${V[scale_qps]:-$SCALE_QPS} QPs ${b1} Gb/s:" \
-		"$(ratio "$b1" "$b0") (goal >= 0.9)"
+		"$(ratio "$b1" "$b0") (goal >= 0.9); h1's retransmissions and timeouts:" \
+		"${V[scale|bw 1|rtx]:--} and ${V[scale|bw ${V[scale_qps]:-$SCALE_QPS}|rtx]:--}"
 }
