@@ -126,6 +126,7 @@ _scale_stat() {
 # timeouts during each
 _scale_bw() {
 	local n t v log=$LOGS/scale-bw spid crc r0 o0 d=$((SECS * 4))
+	record "scale|bw secs" "$d"
 	# one message in flight on each of the many (16 x 64 KiB on each of
 	# 1,000 would take longer than the run); 128 on the one
 	for n in 1 "$SCALE_QPS"; do
@@ -171,7 +172,7 @@ scale_table() {
 	selected scale write_bw || return 0
 	echo
 	echo "scale: ${V[scale_qps]:-$SCALE_QPS} RC QPs h1 -> h2 on the lab fabric (4 planes, unshaped)," \
-		"one ib_write_bw -q ${V[scale_qps]:-$SCALE_QPS} -t 16"
+		"created by one ib_write_bw -q ${V[scale_qps]:-$SCALE_QPS} -t 16"
 	printf '  %-8s %10s %10s %12s %16s %12s %10s\n' "EVs/QP" "create s" "teardown s" "mrc B/QP" \
 		"meminfo B/QP" "busy% idle" "set/slots"
 	for evs in 128 256; do
@@ -184,8 +185,10 @@ scale_table() {
 	echo "  (mrc B/QP: qp_mem / qps of h1's device; meminfo: Slab + VmallocUsed + Percpu grown, per QP" \
 		"of both ends, MRs and CQs too; busy%: before the run -> with the QPs idle; set/slots: EVs" \
 		"in one QP's set / in its rotation, the rest backups)"
-	b1=${V[scale|bw ${V[scale_qps]:-$SCALE_QPS}]:--} b0=${V[scale|bw 1]:--}
-	echo "  ib_write_bw -s 65536, 128 EVs: 1 QP ${b0} Gb/s, ${V[scale_qps]:-$SCALE_QPS} QPs ${b1} Gb/s:" \
-		"$(ratio "$b1" "$b0") (goal >= 0.9); h1's retransmissions and timeouts:" \
-		"${V[scale|bw 1|rtx]:--} and ${V[scale|bw ${V[scale_qps]:-$SCALE_QPS}|rtx]:--}"
+	local n=${V[scale_qps]:-$SCALE_QPS}
+	b1=${V[scale|bw $n]:--} b0=${V[scale|bw 1]:--}
+	echo "  ib_write_bw -s 65536, 128 EVs, ${V[scale|bw secs]:-?} s: 1 QP (128 outstanding) ${b0} Gb/s," \
+		"$n QPs (1 each) ${b1} Gb/s: $(ratio "$b1" "$b0") (goal >= 0.9)"
+	echo "  h1's retransmissions/timeouts during them: 1 QP $(tr ' ' / <<<"${V[scale|bw 1|rtx]:--}")," \
+		"$n QPs $(tr ' ' / <<<"${V[scale|bw $n|rtx]:--}")"
 }
