@@ -475,6 +475,7 @@ void mrc_comp_flush(struct mrc_qp *qp);
 #if IS_ENABLED(CONFIG_KUNIT)
 bool mrc_loss_timed_out(u8 timeout, unsigned long elapsed);
 bool mrc_loss_overdue(const struct mrc_req *r, u32 age, u32 now);
+u32 mrc_loss_pause_us(const struct mrc_req *r, u32 base, u32 sent);
 u32 mrc_loss_plane_next(const struct mrc_req *r, const struct mrc_evset *evs,
 			u16 mask, u32 psn);
 #endif

@@ -31,6 +31,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/jiffies.h>
+#include <linux/random.h>
 
 #include "mrc_req.h"
 #include "mrc_trace.h"
@@ -45,6 +46,8 @@
 #define MRC_REO_MIN_US		1000	/* reordering allowance on one EV */
 #define MRC_RTT_MAX_US		(10 * USEC_PER_SEC)	/* longer: a stale slot */
 #define MRC_PAUSE_MIN_US	1	/* shortest trim pause */
+#define MRC_PAUSE_BACKOFF_MAX	6	/* doublings of it in a row */
+#define MRC_PAUSE_MAX_US	100000	/* what they reach at most */
 
 /* ---- RTT ------------------------------------------------------------------ */
 
@@ -251,6 +254,31 @@ bool mrc_loss_rnr_waiting(struct mrc_qp *qp)
 }
 
 /**
+ * mrc_loss_pause_us() - how long a resend cut again holds the sending
+ * @r: the requester's send window
+ * @base: the round trip the pause is made of, us
+ * @sent: when the cut copy was sent (mrc_now_us())
+ *
+ * Senders that one full port cuts together would come back together and
+ * be cut together again, so each pause in a row (the queue has not moved
+ * since the last one) is twice the last, up to MRC_PAUSE_MAX_US (never
+ * below @base). A copy sent before the last pause ended is of the burst
+ * that pause answered: its cut starts no new one.
+ *
+ * Return: the pause, us, before its jitter; 0 for none.
+ */
+VISIBLE_IF_KUNIT u32 mrc_loss_pause_us(const struct mrc_req *r, u32 base,
+				       u32 sent)
+{
+	u64 us = (u64)base << r->trim_backoff;
+
+	if (r->trim_backoff && (s32)(sent - r->pause_until_us) < 0)
+		return 0;
+	return max_t(u64, base, min_t(u64, us, MRC_PAUSE_MAX_US));
+}
+EXPORT_SYMBOL_IF_KUNIT(mrc_loss_pause_us);
+
+/**
  * mrc_loss_trim_pause() - a resend was cut too: hold the sending
  * @qp: an RC QP; qp->lock held
  * @psn: the PSN whose resend was cut
@@ -260,19 +288,26 @@ bool mrc_loss_rnr_waiting(struct mrc_qp *qp)
  * the switch's priority queue from the data that drains the full one: a
  * few QPs resending at the speed of their NACKs can starve the rest, whose
  * packets then wait in that queue past their timeouts. Nothing is sent
- * for half the smoothed RTT (at least the cut copy's own round trip), or
- * until an acknowledgment of new data says the queue moved. A high
- * resolution timer: on a fast fabric that is microseconds.
+ * for half the smoothed RTT (at least the cut copy's own round trip),
+ * doubled for each pause in a row (mrc_loss_pause_us()), plus up to as
+ * much again of random jitter, or until an acknowledgment of new data
+ * says the queue moved. A high resolution timer: on a fast fabric that is
+ * microseconds.
  */
 void mrc_loss_trim_pause(struct mrc_qp *qp, u32 psn)
 {
 	struct mrc_req *r = &qp->req;
-	u32 now = now_us(), us;
+	u32 now = now_us(), sent = r->sent_us[tslot(psn)], us;
 
 	if (qp->dying)
 		return;
-	us = max3(r->srtt_us / 2, now - r->sent_us[tslot(psn)],
-		  (u32)MRC_PAUSE_MIN_US);
+	us = mrc_loss_pause_us(r, max3(r->srtt_us / 2, now - sent,
+				       (u32)MRC_PAUSE_MIN_US), sent);
+	if (!us)
+		return;
+	us += get_random_u32_below(min_t(u32, us, MRC_PAUSE_MAX_US));
+	if (r->trim_backoff < MRC_PAUSE_BACKOFF_MAX)
+		r->trim_backoff++;
 	r->paused = true;
 	r->pause_until_us = now + us;
 	hrtimer_start(&qp->pause_timer, ns_to_ktime((u64)us * NSEC_PER_USEC),
@@ -307,6 +342,7 @@ void mrc_loss_delivered(struct mrc_qp *qp)
 {
 	mrc_loss_alive(qp);
 	qp->req.paused = false;
+	qp->req.trim_backoff = 0;
 }
 
 /*

@@ -99,6 +99,7 @@ void mrc_req_reset(struct mrc_qp *qp)
 	r->rnr_left = qp->attr.rnr_retry;
 	r->rnr_wait = false;
 	r->paused = false;
+	r->trim_backoff = 0;
 	r->progress = jiffies;
 	r->srtt_us = 0;
 	r->rto_armed = false;

@@ -212,6 +212,7 @@ struct mrc_req {
 	bool rnr_wait;
 	bool paused;			/* a resend was cut: no sending ... */
 	u32 pause_until_us;		/* ... before (mrc_now_us()) */
+	u8 trim_backoff;		/* pauses since the queue last moved */
 	u32 srtt_us;
 	u32 rttvar_us;
 	u8 rto_backoff;			/* RTO backoff: expiries in force */

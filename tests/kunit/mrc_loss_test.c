@@ -2,7 +2,8 @@
 /*
  * KUnit: the loss rules' QP timeout, 4.096 us * 2^timeout without progress
  * before a retry is used up; what a retransmission timeout counts as late;
- * which PSNs a plane that goes down takes with it.
+ * which PSNs a plane that goes down takes with it; how long a resend cut
+ * again holds the sending.
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
@@ -176,12 +177,43 @@ static void plane_down_psns(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.snd_nxt, 6);
 }
 
+/*
+ * A resend cut again: the first pause is its round trip; each one in a row
+ * doubles, up to 100 ms, never below the round trip itself; the other cut
+ * copies of the burst a pause answered start none (across the wrap of the
+ * microsecond clock too).
+ */
+static void trim_pause_backs_off(struct kunit *test)
+{
+	struct mrc_req r = {};
+
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 500, 1000), 500);
+	r.trim_backoff = 1;
+	r.pause_until_us = 2000;
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 500, 1999), 0);
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 500, 2000), 1000);
+	r.trim_backoff = 3;
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 500, 2100), 4000);
+	r.trim_backoff = 6;
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 500, 2100), 32000);
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 5000, 2100), 100000);
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 300000, 2100), 300000);
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, U32_MAX, 2100), U32_MAX);
+	r.pause_until_us = U32_MAX - 10;
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 500, U32_MAX - 11), 0);
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 500, 5), 32000);
+	/* the queue moved (backoff 0): any cut starts a pause */
+	r.trim_backoff = 0;
+	KUNIT_EXPECT_EQ(test, mrc_loss_pause_us(&r, 500, U32_MAX - 11), 500);
+}
+
 static struct kunit_case mrc_loss_cases[] = {
 	KUNIT_CASE(timeout_zero_is_infinite),
 	KUNIT_CASE(timeout_short),
 	KUNIT_CASE(timeout_beyond_u32_usecs),
 	KUNIT_CASE(overdue_only_in_flight),
 	KUNIT_CASE(plane_down_psns),
+	KUNIT_CASE(trim_pause_backs_off),
 	{}
 };
 

@@ -330,6 +330,9 @@ moved_pp() {
 	done
 }
 check "trimming, CC off: no sender's QP failed" moved_pp
+trim_facts
+ktap_info "trimming, CC off: switch trimmed $q_trimmed, dropped $q_dropped; senders:" \
+	"$s_nacks trim NACKs in, $s_retx retransmits, $s_to timeouts"
 report
 cc_on >/dev/null
 
