@@ -362,7 +362,7 @@ int mrc_sge_copy(struct mrc_dev *mdev, struct ib_pd *pd,
 		 u32 len, bool to_mr);
 int mrc_mr_reg_wr(struct mrc_dev *mdev, struct ib_pd *pd,
 		  const struct rxe_send_wr *wr);
-int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key);
+int mrc_mr_invalidate(struct mrc_qp *qp, u32 key, bool remote);
 int mrc_rkey_get(struct mrc_qp *qp, u32 rkey, u64 *va, u32 len, int access,
 		 struct mrc_mr **mrp);
 
@@ -370,7 +370,7 @@ int mrc_rkey_get(struct mrc_qp *qp, u32 rkey, u64 *va, u32 len, int access,
 int mrc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int mrc_dealloc_mw(struct ib_mw *ibmw);
 int mrc_mw_bind(struct mrc_qp *qp, const struct rxe_send_wr *wr);
-int mrc_mw_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 rkey);
+int mrc_mw_invalidate(struct mrc_qp *qp, u32 rkey, bool remote);
 void mrc_mw_qp_gone(struct mrc_dev *mdev, u32 qpn);
 int mrc_mw_get(struct mrc_qp *qp, u32 rkey, u64 *va, u32 len, int access,
 	       struct mrc_mr **mrp);

@@ -578,17 +578,20 @@ int mrc_mr_reg_wr(struct mrc_dev *mdev, struct ib_pd *pd,
 	return 0;
 }
 
-/* IB_WR_LOCAL_INV and SEND_WITH_INV, of an MR's key or a window's */
-int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key)
+/*
+ * IB_WR_LOCAL_INV (@remote false) and SEND_WITH_INV arriving on @qp
+ * (@remote true), of an MR's key or a window's
+ */
+int mrc_mr_invalidate(struct mrc_qp *qp, u32 key, bool remote)
 {
 	struct mrc_mr *mr;
 	int err = 0;
 
 	if (mrc_key_is_mw(key))
-		return mrc_mw_invalidate(mdev, pd, key);
+		return mrc_mw_invalidate(qp, key, remote);
 	rcu_read_lock();
-	mr = mrc_mr_lookup(mdev, key);
-	if (!mr || mr->type != MRC_MR_FAST || mr->ibmr.pd != pd)
+	mr = mrc_mr_lookup(qp->mdev, key);
+	if (!mr || mr->type != MRC_MR_FAST || mr->ibmr.pd != qp->ibqp.pd)
 		err = -EINVAL;
 	else
 		WRITE_ONCE(mr->valid, false);

@@ -243,26 +243,29 @@ out:
 
 /**
  * mrc_mw_invalidate() - IB_WR_LOCAL_INV or SEND_WITH_INV of an MW rkey
- * @mdev: the device
- * @pd: the PD of the QP that asks
+ * @qp: the QP the WQE was posted to, or the SEND_WITH_INV arrived on
  * @rkey: the key, from the WQE or from the wire
+ * @remote: a SEND_WITH_INV
  *
- * Only a bound type 2 window can be invalidated (o10-37.2.26); it becomes
- * free, and its rkey opens nothing until it is bound again.
+ * Only a bound type 2 window in @qp's PD can be invalidated
+ * (o10-37.2.26); it becomes free, and its rkey opens nothing until it is
+ * bound again. From the wire it must be bound to @qp, as for the requests
+ * that use it: a peer of another QP has no business with it.
  * Return: 0 or -EINVAL.
  */
-int mrc_mw_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 rkey)
+int mrc_mw_invalidate(struct mrc_qp *qp, u32 rkey, bool remote)
 {
 	struct mrc_mw *mw;
 	int err = -EINVAL;
 
 	rcu_read_lock();
-	mw = xa_load(&mdev->mw_xa, rkey >> 8);
+	mw = xa_load(&qp->mdev->mw_xa, rkey >> 8);
 	if (mw) {
 		spin_lock_bh(&mw->lock);
-		if (mw->rkey == rkey && mw->ibmw.pd == pd &&
+		if (mw->rkey == rkey && mw->ibmw.pd == qp->ibqp.pd &&
 		    mw->ibmw.type == IB_MW_TYPE_2 &&
-		    mw->state == MRC_MW_VALID) {
+		    mw->state == MRC_MW_VALID &&
+		    (!remote || mw->qpn == qp->ibqp.qp_num)) {
 			mw_unbind(mw);
 			mw->state = MRC_MW_FREE;
 			err = 0;

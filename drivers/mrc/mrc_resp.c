@@ -208,7 +208,7 @@ static void complete_msgs(struct mrc_qp *qp)
 			wc.ex.imm_data = rm->imm;
 		}
 		if (rm->has_inv && wc.status == IB_WC_SUCCESS) {
-			if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, rm->inv_rkey))
+			if (mrc_mr_invalidate(qp, rm->inv_rkey, true))
 				wc.status = IB_WC_LOC_PROT_ERR;
 			wc.wc_flags |= IB_WC_WITH_INVALIDATE;
 			wc.ex.invalidate_rkey = rm->inv_rkey;

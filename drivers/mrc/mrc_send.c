@@ -67,8 +67,7 @@ static enum ib_wc_status local_op(struct mrc_qp *qp, struct rxe_send_wqe *w)
 		err = qp->is_user ? -EINVAL :
 		      mrc_mr_reg_wr(qp->mdev, qp->ibqp.pd, &w->wr);
 	else
-		err = mrc_mr_invalidate(qp->mdev, qp->ibqp.pd,
-					w->wr.ex.invalidate_rkey);
+		err = mrc_mr_invalidate(qp, w->wr.ex.invalidate_rkey, false);
 	return err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
 }
 

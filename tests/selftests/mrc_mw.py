@@ -8,12 +8,14 @@ An RC QP of DEV_A writes into a type 2 window that B's QP bound to part of
 an MR without remote access. DEV_A claims MEM_WINDOW and
 MEM_WINDOW_TYPE_2B; the bind completes (BIND_MW), a WRITE through the
 window's rkey lands, the MR cannot be deregistered while the window is
-bound (EBUSY); after a local invalidation on B's QP, a WRITE through the
-rkey ends in a remote access error and B's memory stays as it was. B's
-QP is then in ERR (IBA's class C error, as for a bad MR key); reset and
-connected again, with a new window bound, a WRITE lands through its rkey;
-one with another key byte fails with a remote access error. Deallocating
-the bound window lets the MR go.
+bound (EBUSY); a SEND with invalidate of its rkey from a second QP pair
+of the same PDs fails at B's second QP and leaves the window valid (it is
+bound to B's first QP); after a local invalidation on B's QP, a WRITE
+through the rkey ends in a remote access error and B's memory stays as
+it was. B's QP is then in ERR (IBA's class C error, as for a bad MR
+key); reset and connected again, with a new window bound, a WRITE lands
+through its rkey; one with another key byte fails with a remote access
+error. Deallocating the bound window lets the MR go.
 """
 import errno
 import os
@@ -35,7 +37,7 @@ def mw(dev_a, gid_a, dev_b, gid_b):
     from pyverbs.pd import PD
     from pyverbs.pyverbs_error import PyverbsRDMAError
     from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
-    from pyverbs.wr import SGE, SendWR
+    from pyverbs.wr import SGE, RecvWR, SendWR
 
     rc = 0
 
@@ -46,15 +48,19 @@ def mw(dev_a, gid_a, dev_b, gid_b):
             rc = 1
         return ok
 
+    def new_qp(end):
+        cq = CQ(end.ctx, 16)
+        cap = QPCap(max_send_wr=8, max_recv_wr=8)
+        return cq, QP(end.pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=cq,
+                                         rcq=cq, cap=cap))
+
     ends = []
     for dev, gi in ((dev_a, gid_a), (dev_b, gid_b)):
         ctx = Context(name=dev)
-        pd = PD(ctx)
-        cq = CQ(ctx, 16)
-        cap = QPCap(max_send_wr=8, max_recv_wr=8)
-        qp = QP(pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq, cap=cap))
-        ends.append(SimpleNamespace(ctx=ctx, pd=pd, cq=cq, qp=qp, gi=gi,
-                                    gid=ctx.query_gid(1, gi)))
+        end = SimpleNamespace(ctx=ctx, pd=PD(ctx), gi=gi,
+                              gid=ctx.query_gid(1, gi))
+        end.cq, end.qp = new_qp(end)
+        ends.append(end)
     a, b = ends
     attr = a.ctx.query_device()
     want = e.IBV_DEVICE_MEM_WINDOW | e.IBV_DEVICE_MEM_WINDOW_TYPE_2B
@@ -63,8 +69,8 @@ def mw(dev_a, gid_a, dev_b, gid_b):
           f'device_cap_flags {attr.device_cap_flags:#x}, '
           f'max_mw {attr.max_mw}')
 
-    def connect(psn):
-        for me, peer in ((a, b), (b, a)):
+    def connect(psn, x=a, y=b):
+        for me, peer in ((x, y), (y, x)):
             qa = QPAttr(port_num=1)
             qa.qp_access_flags = (e.IBV_ACCESS_LOCAL_WRITE |
                                   e.IBV_ACCESS_REMOTE_WRITE)
@@ -114,19 +120,44 @@ def mw(dev_a, gid_a, dev_b, gid_b):
         a.qp.post_send(wr)
         return wc(a)
 
+    def write_lands(what, rkey, off, data):
+        got = write(rkey, off, data)
+        check(what, got == (e.IBV_WC_SUCCESS, e.IBV_WC_RDMA_WRITE) and
+              b.mr.read(len(data), off) == data, f'(status, opcode) {got}')
+
     rkey = bind(windows[0])
-    data = b'window!!' * 8
-    got = write(rkey, win_off + 16, data)
-    check('a WRITE through the window rkey lands',
-          got == (e.IBV_WC_SUCCESS, e.IBV_WC_RDMA_WRITE) and
-          b.mr.read(len(data), win_off + 16) == data,
-          f'(status, opcode) {got}')
+    write_lands('a WRITE through the window rkey lands', rkey, win_off + 16,
+                b'window!!' * 8)
     try:
         b.mr.close()
         check('the MR with a window bound is not deregistered', False)
     except PyverbsRDMAError as ex:
         check('the MR with a window bound is not deregistered (EBUSY)',
               ex.error_code == errno.EBUSY, strerr(ex.error_code))
+
+    # a second QP pair, A2 to B2, in the same PDs: B's window is bound to
+    # B's first QP, so a SEND with invalidate of its rkey that arrives on
+    # B2 must not free it
+    a2 = SimpleNamespace(ctx=a.ctx, pd=a.pd, gi=a.gi, gid=a.gid, mr=a.mr)
+    b2 = SimpleNamespace(ctx=b.ctx, pd=b.pd, gi=b.gi, gid=b.gid, mr=b.mr)
+    for end in (a2, b2):
+        end.cq, end.qp = new_qp(end)
+    connect(300, a2, b2)
+    b2.qp.post_recv(RecvWR(num_sge=1, sg=[SGE(b.mr.buf, 64, b.mr.lkey)]))
+    sinv = SendWR(opcode=e.IBV_WR_SEND_WITH_INV, num_sge=1,
+                  sg=[SGE(a.mr.buf, 8, a.mr.lkey)])
+    sinv.imm_data = rkey
+    a2.qp.post_send(sinv)
+    wc(a2)
+    got = wc(b2)
+    check('a SEND with invalidate of the window from another QP: '
+          'B2\'s receive fails', got is not None and
+          got[0] != e.IBV_WC_SUCCESS, f'(status, opcode) {got}')
+    write_lands('the window stays valid: a WRITE through its rkey lands',
+                rkey, win_off + 128, b'still!!!' * 8)
+    for end in (a2, b2):
+        end.qp.close()
+        end.cq.close()
 
     inv = SendWR(opcode=e.IBV_WR_LOCAL_INV)
     inv.imm_data = rkey
@@ -156,12 +187,8 @@ def mw(dev_a, gid_a, dev_b, gid_b):
     # its bind replaced, and mrc, as rxe, wants a window's current key)
     windows.append(MW(b.pd, e.IBV_MW_TYPE_2))
     rkey = bind(windows[1])
-    data = b'again!!!' * 8
-    got = write(rkey, win_off + 512, data)
-    check('B\'s QP reset and reconnected: a WRITE through the new rkey lands',
-          got == (e.IBV_WC_SUCCESS, e.IBV_WC_RDMA_WRITE) and
-          b.mr.read(len(data), win_off + 512) == data,
-          f'(status, opcode) {got}')
+    write_lands('B\'s QP reset and reconnected: a WRITE through the new '
+                'rkey lands', rkey, win_off + 512, b'again!!!' * 8)
     before = b.mr.read(4096, 0)
     got = write(rkey ^ 0x5a, win_off + 512, b'y' * 64)
     check('a WRITE with another key byte: remote access error',
