@@ -52,15 +52,11 @@ INC_CC=(algo nscc base_rtt 1000 target_delay 1000000 max_cwnd 16384 eta 2 'fi' 8
 # process; tc would be one process per sample, 150 ms each under TCG)
 _incast_sampler() {
 	# nsenter execs python: $! is the sampler itself
-	local end=$((SECONDS + 30))
 	netns "$INC_NS_SW" python3 "$REPO/tests/trimq/trimq.py" watch dev tr interval 0.01 \
 		>"$1" 2>/dev/null &
 	INC_SAMPLER=$!
-	# python takes seconds to start under TCG: a run begun before the
-	# first sample measures only its tail
-	until [ -s "$1" ] || [ $SECONDS -ge $end ]; do
-		sleep 0.1
-	done
+	# python takes seconds to start under TCG
+	bench_first_sample "$1"
 }
 
 # _incast_window FILE: "ms util p50 p99": from the first sample the port
