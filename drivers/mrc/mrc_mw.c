@@ -15,9 +15,10 @@
  * it is bound to by number, without a reference; destroying the QP leaves
  * it bound to no QP (IBA: it stays bound, and nothing can use it until it
  * is invalidated or deallocated). Lookups from packets run
- * under RCU and the window's lock; dealloc unpublishes the window and
- * waits a grace period before it lets go of the MR and the IB core frees
- * the window.
+ * under RCU and the window's lock, on its state (struct mrc_mw_win),
+ * allocated apart from the IB core's ib_mw: dealloc unpublishes it,
+ * marks it gone and lets go of the MR under its lock, and frees it a
+ * grace period later (kfree_rcu), without waiting for that.
  */
 #include <linux/random.h>
 #include <kunit/visibility.h>
@@ -33,6 +34,7 @@ int mrc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mdev(ibmw->device);
 	struct mrc_mw *mw = to_mmw(ibmw);
+	struct mrc_mw_win *w;
 	u32 idx;
 	int err;
 
@@ -40,33 +42,42 @@ int mrc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 		return -EINVAL;
 	if (!mrc_dev_take(&mdev->num_mw, MRC_MAX_MW))
 		return -ENOMEM;
-	spin_lock_init(&mw->lock);
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (!w) {
+		atomic_dec(&mdev->num_mw);
+		return -ENOMEM;
+	}
+	spin_lock_init(&w->lock);
+	w->type = ibmw->type;
+	w->pd = ibmw->pd;
 	/* type 1 is valid from the start, bound to nothing */
-	mw->state = ibmw->type == IB_MW_TYPE_1 ? MRC_MW_VALID : MRC_MW_FREE;
+	w->state = ibmw->type == IB_MW_TYPE_1 ? MRC_MW_VALID : MRC_MW_FREE;
 	err = xa_alloc_cyclic_bh(&mdev->mw_xa, &idx, NULL,
 				 XA_LIMIT(MRC_MW_INDEX_MIN, 0xffffff),
 				 &mdev->mw_next, GFP_KERNEL);
 	if (err < 0) {
+		kfree(w);
 		atomic_dec(&mdev->num_mw);
 		return err;
 	}
-	mw->rkey = idx << 8 | get_random_u8();
-	ibmw->rkey = mw->rkey;
+	w->rkey = idx << 8 | get_random_u8();
+	ibmw->rkey = w->rkey;
+	mw->win = w;
 	/* publish only a fully built window */
-	xa_store_bh(&mdev->mw_xa, idx, mw, GFP_KERNEL);
+	xa_store_bh(&mdev->mw_xa, idx, w, GFP_KERNEL);
 	return 0;
 }
 
-/* Let go of @mw's MR, if any. Caller holds mw->lock or owns @mw. */
-static void mw_unbind(struct mrc_mw *mw)
+/* Let go of @w's MR, if any. Caller holds w->lock or owns @w. */
+static void mw_unbind(struct mrc_mw_win *w)
 {
-	struct mrc_mr *mr = mw->mr;
+	struct mrc_mr *mr = w->mr;
 
-	mw->mr = NULL;
-	mw->access = 0;
-	mw->addr = 0;
-	mw->length = 0;
-	mw->qpn = 0;
+	w->mr = NULL;
+	w->access = 0;
+	w->addr = 0;
+	w->length = 0;
+	w->qpn = 0;
 	if (mr) {
 		atomic_dec(&mr->num_mw);
 		mrc_mr_put(mr);
@@ -76,14 +87,15 @@ static void mw_unbind(struct mrc_mw *mw)
 int mrc_dealloc_mw(struct ib_mw *ibmw)
 {
 	struct mrc_dev *mdev = to_mdev(ibmw->device);
-	struct mrc_mw *mw = to_mmw(ibmw);
+	struct mrc_mw_win *w = to_mmw(ibmw)->win;
 
-	xa_erase_bh(&mdev->mw_xa, mw->rkey >> 8);
-	/* no lookup sees it any more: the IB core frees it when we return */
-	synchronize_rcu();
-	spin_lock_bh(&mw->lock);
-	mw_unbind(mw);
-	spin_unlock_bh(&mw->lock);
+	xa_erase_bh(&mdev->mw_xa, w->rkey >> 8);
+	/* a reader that found it before the erase finds it gone */
+	spin_lock_bh(&w->lock);
+	mw_unbind(w);
+	w->state = MRC_MW_GONE;
+	spin_unlock_bh(&w->lock);
+	kfree_rcu(w, rcu);
 	atomic_dec(&mdev->num_mw);
 	return 0;
 }
@@ -97,17 +109,17 @@ int mrc_dealloc_mw(struct ib_mw *ibmw)
  */
 void mrc_mw_qp_gone(struct mrc_dev *mdev, u32 qpn)
 {
-	struct mrc_mw *mw;
+	struct mrc_mw_win *w;
 	unsigned long idx;
 
 	if (!atomic_read(&mdev->num_mw))
 		return;
-	rcu_read_lock();	/* dealloc waits for us before the window goes */
-	xa_for_each(&mdev->mw_xa, idx, mw) {
-		spin_lock_bh(&mw->lock);
-		if (mw->ibmw.type == IB_MW_TYPE_2 && mw->qpn == qpn)
-			mw->qpn = 0;	/* never a QP's number */
-		spin_unlock_bh(&mw->lock);
+	rcu_read_lock();	/* a window deallocated meanwhile stays for us */
+	xa_for_each(&mdev->mw_xa, idx, w) {
+		spin_lock_bh(&w->lock);
+		if (w->type == IB_MW_TYPE_2 && w->qpn == qpn)
+			w->qpn = 0;	/* never a QP's number */
+		spin_unlock_bh(&w->lock);
 	}
 	rcu_read_unlock();
 }
@@ -190,12 +202,12 @@ int mrc_mw_bind(struct mrc_qp *qp, const struct rxe_send_wr *wr)
 	struct mrc_dev *mdev = qp->mdev;
 	struct mrc_mr *mr = NULL;
 	struct mrc_mw_bind_req b;
-	struct mrc_mw *mw;
+	struct mrc_mw_win *w;
 	int err = -EINVAL;
 
 	rcu_read_lock();
-	mw = xa_load(&mdev->mw_xa, wr->wr.mw.mw_rkey >> 8);
-	if (!mw)
+	w = xa_load(&mdev->mw_xa, wr->wr.mw.mw_rkey >> 8);
+	if (!w)
 		goto out;
 	if (wr->wr.mw.length) {
 		mr = mrc_mr_lookup(mdev, wr->wr.mw.mr_lkey);
@@ -203,7 +215,7 @@ int mrc_mw_bind(struct mrc_qp *qp, const struct rxe_send_wr *wr)
 			goto out;
 	}
 	b = (struct mrc_mw_bind_req){
-		.type = mw->ibmw.type,
+		.type = w->type,
 		.access = wr->wr.mw.access,
 		.addr = wr->wr.mw.addr,
 		.length = wr->wr.mw.length,
@@ -212,29 +224,29 @@ int mrc_mw_bind(struct mrc_qp *qp, const struct rxe_send_wr *wr)
 		.mr_iova = mr ? mr->iova : 0,
 		.mr_length = mr ? mr->length : 0,
 	};
-	spin_lock_bh(&mw->lock);
-	b.state = mw->state;
+	spin_lock_bh(&w->lock);
+	b.state = w->state;
 	/* C10-72: the QP's PD is the window's and the MR's */
-	if (mw->rkey != wr->wr.mw.mw_rkey || mw->ibmw.pd != qp->ibqp.pd ||
+	if (w->rkey != wr->wr.mw.mw_rkey || w->pd != qp->ibqp.pd ||
 	    (mr && (mr->ibmr.pd != qp->ibqp.pd || mr->type != MRC_MR_USER)) ||
 	    mrc_mw_bind_check(&b))
 		goto unlock;
 	/* no window holds an MR its deregistration has started on */
 	if (mr && !atomic_inc_unless_negative(&mr->num_mw))
 		goto unlock;
-	mw_unbind(mw);
-	mw->mr = mr;			/* the lookup's reference, kept */
+	mw_unbind(w);
+	w->mr = mr;			/* the lookup's reference, kept */
 	mr = NULL;
-	mw->access = b.access;
-	mw->addr = b.addr;
-	mw->length = b.length;
-	if (mw->ibmw.type == IB_MW_TYPE_2)
-		mw->qpn = qp->ibqp.qp_num;
-	mw->rkey = (mw->rkey & ~0xff) | (wr->wr.mw.rkey & 0xff);
-	mw->state = MRC_MW_VALID;
+	w->access = b.access;
+	w->addr = b.addr;
+	w->length = b.length;
+	if (w->type == IB_MW_TYPE_2)
+		w->qpn = qp->ibqp.qp_num;
+	w->rkey = (w->rkey & ~0xff) | (wr->wr.mw.rkey & 0xff);
+	w->state = MRC_MW_VALID;
 	err = 0;
 unlock:
-	spin_unlock_bh(&mw->lock);
+	spin_unlock_bh(&w->lock);
 out:
 	mrc_mr_put(mr);
 	rcu_read_unlock();
@@ -255,22 +267,22 @@ out:
  */
 int mrc_mw_invalidate(struct mrc_qp *qp, u32 rkey, bool remote)
 {
-	struct mrc_mw *mw;
+	struct mrc_mw_win *w;
 	int err = -EINVAL;
 
 	rcu_read_lock();
-	mw = xa_load(&qp->mdev->mw_xa, rkey >> 8);
-	if (mw) {
-		spin_lock_bh(&mw->lock);
-		if (mw->rkey == rkey && mw->ibmw.pd == qp->ibqp.pd &&
-		    mw->ibmw.type == IB_MW_TYPE_2 &&
-		    mw->state == MRC_MW_VALID &&
-		    (!remote || mw->qpn == qp->ibqp.qp_num)) {
-			mw_unbind(mw);
-			mw->state = MRC_MW_FREE;
+	w = xa_load(&qp->mdev->mw_xa, rkey >> 8);
+	if (w) {
+		spin_lock_bh(&w->lock);
+		if (w->rkey == rkey && w->pd == qp->ibqp.pd &&
+		    w->type == IB_MW_TYPE_2 &&
+		    w->state == MRC_MW_VALID &&
+		    (!remote || w->qpn == qp->ibqp.qp_num)) {
+			mw_unbind(w);
+			w->state = MRC_MW_FREE;
 			err = 0;
 		}
-		spin_unlock_bh(&mw->lock);
+		spin_unlock_bh(&w->lock);
 	}
 	rcu_read_unlock();
 	return err;
@@ -294,27 +306,27 @@ int mrc_mw_invalidate(struct mrc_qp *qp, u32 rkey, bool remote)
 int mrc_mw_get(struct mrc_qp *qp, u32 rkey, u64 *va, u32 len, int access,
 	       struct mrc_mr **mrp)
 {
-	struct mrc_mw *mw = xa_load(&qp->mdev->mw_xa, rkey >> 8);
+	struct mrc_mw_win *w = xa_load(&qp->mdev->mw_xa, rkey >> 8);
 	struct mrc_mr *mr = NULL;
 	int err = -EACCES;
 
 	*mrp = NULL;
-	if (!mw)
+	if (!w)
 		goto out;
-	spin_lock_bh(&mw->lock);
-	if (mw->rkey != rkey || mw->state != MRC_MW_VALID || !mw->mr ||
-	    !mw->length || mw->ibmw.pd != qp->ibqp.pd ||
-	    (mw->ibmw.type == IB_MW_TYPE_2 && mw->qpn != qp->ibqp.qp_num) ||
-	    (mw->access & access) != access)
+	spin_lock_bh(&w->lock);
+	if (w->rkey != rkey || w->state != MRC_MW_VALID || !w->mr ||
+	    !w->length || w->pd != qp->ibqp.pd ||
+	    (w->type == IB_MW_TYPE_2 && w->qpn != qp->ibqp.qp_num) ||
+	    (w->access & access) != access)
 		goto unlock;
-	err = va ? mrc_mw_range(mw->access, mw->addr, mw->length, va, len) : 0;
+	err = va ? mrc_mw_range(w->access, w->addr, w->length, va, len) : 0;
 	if (!err) {
-		mr = mw->mr;
+		mr = w->mr;
 		/* the window's own reference keeps it above zero */
 		refcount_inc(&mr->refs);
 	}
 unlock:
-	spin_unlock_bh(&mw->lock);
+	spin_unlock_bh(&w->lock);
 out:
 	if (err) {
 		mrc_count(qp->mdev, err == -ERANGE ? MRC_CNT_BOUNDS_ERR :

@@ -117,30 +117,49 @@ static inline bool mrc_key_is_mw(u32 key)
 enum mrc_mw_state {
 	MRC_MW_FREE,			/* type 2: not bound */
 	MRC_MW_VALID,			/* bound (type 1: maybe to nothing) */
+	MRC_MW_GONE,			/* deallocated; readers may still hold it */
 };
 
 /**
- * struct mrc_mw - a memory window (mrc_mw.c)
- * @ibmw: the IB core's; @ibmw.rkey is the key alloc_mw returned
+ * struct mrc_mw_win - a memory window as binds and the wire see it
  * @lock: guards the fields below; taken in BH context too
  * @state: enum mrc_mw_state
+ * @type: the window's IB_MW_TYPE_*
+ * @pd: the window's PD, compared and never followed: it may be gone once
+ *	the window is
  * @rkey: the current key (its low byte is the one the last bind chose)
  * @access: IB_ACCESS_* the last bind granted
  * @addr: first byte of the window (an address of @mr)
  * @length: bytes; 0: the window opens nothing
  * @mr: the MR it is bound to, with a reference and a count in its num_mw
  * @qpn: type 2: the QP it is bound to (the only one its rkey serves)
+ * @rcu: frees it after the readers that found it before dealloc
+ *
+ * Allocated apart from the IB core's ib_mw, which is freed as soon as
+ * dealloc returns: lookups run under RCU, and this outlives them.
  */
-struct mrc_mw {
-	struct ib_mw ibmw;
+struct mrc_mw_win {
 	spinlock_t lock;		/* the fields below */
 	u8 state;
+	u8 type;
+	const struct ib_pd *pd;
 	u32 rkey;
 	int access;
 	u64 addr;
 	u64 length;
 	struct mrc_mr *mr;
 	u32 qpn;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct mrc_mw - a memory window (mrc_mw.c)
+ * @ibmw: the IB core's; @ibmw.rkey is the key alloc_mw returned
+ * @win: its state, published in the device's mw_xa
+ */
+struct mrc_mw {
+	struct ib_mw ibmw;
+	struct mrc_mw_win *win;
 };
 
 struct mrc_cq {
