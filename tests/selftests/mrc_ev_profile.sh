@@ -52,12 +52,17 @@ ev_sweep() {
 		env MRC_QP_EV_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S 65536 -s 65536 \
 		-n "$ITERS" -w 2 -L 4 "$IP_B"
 }
-# evset_late FILE: the EV set of h1's RC QP once it has one, read again
-# 2 s later (the sweep runs on; the QP lingers after it)
+# evset_late FILE: the EV set of h1's RC QP once it has one, then its
+# last one in FILE.end: read again until the QP is gone (it lingers after
+# the sweep), so no guess at how long the sweep takes
 evset_late() {
 	client_evset "$1" || return 1
-	nap 2
-	A -j ev show dev "$DEV_A" qpn "$CLIENT_QPN" >"$1.end" 2>/dev/null
+	while A -j ev show dev "$DEV_A" qpn "$CLIENT_QPN" >"$1.tmp" 2>/dev/null &&
+		jq -e 'length > 0' "$1.tmp" >/dev/null 2>&1; do
+		mv "$1.tmp" "$1.end"
+		nap 0.5
+	done
+	rm -f "$1.tmp"
 }
 # capture NS DEV FILE COUNT FILTER: tcpdump of COUNT packets in, started
 capture() {
