@@ -90,7 +90,7 @@ wbw=("$MRC_WRITE_BW" -S 4096 -s 4096 -n 8 -w 0 -p "$PORT")
 ip netns exec "$NS_B" timeout "$TMO" "${wbw[@]}" -d "$DEV_B" -g "$GID_B" >"$LOGS/wbw.srv" 2>&1 &
 spid=$!
 wait_listen "$NS_B" tcp "$PORT" "$spid"
-ip netns exec "$NS_A" timeout "$TMO" "${wbw[@]}" -d "$DEV_A" -g "$GID_A" -L 5 "$IP_B" >"$LOGS/wbw.cli" 2>&1 &
+ip netns exec "$NS_A" timeout "$TMO" "${wbw[@]}" -d "$DEV_A" -g "$GID_A" -L "$(tmo 5)" "$IP_B" >"$LOGS/wbw.cli" 2>&1 &
 cpid=$!
 # the new QP, connected (an RQPN), and its EVs
 qp_evs() {

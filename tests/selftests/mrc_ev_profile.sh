@@ -46,11 +46,12 @@ sid_pkts() {
 		awk '{ for (i = 1; i < NF; i++) if ($i == "packets") { print $(i + 1); exit } }'
 }
 # ev_sweep TAG PROFILE: mrc_write_bw h1 -> h2, h1's QP bound to PROFILE,
-# which keeps its QP a while after the sweep (its EV set is read then)
+# which keeps its QP a while after the sweep (its EV set is read then; as
+# long as the guards are scaled: a poll can take seconds)
 ev_sweep() {
 	TAG=$1 pair "$BW" -d "$DEV_B" -g "$GID_B" -S 65536 -s 65536 -n "$ITERS" -w 2 -- \
 		env MRC_QP_EV_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S 65536 -s 65536 \
-		-n "$ITERS" -w 2 -L 4 "$IP_B"
+		-n "$ITERS" -w 2 -L "$(tmo 4)" "$IP_B"
 }
 # evset_late FILE: the EV set of h1's RC QP once it has one, then its
 # last one in FILE.end: read again until the QP is gone (it lingers after

@@ -133,11 +133,12 @@ bound_sweep() {
 		env MRC_QP_CC_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S "$3" -s "$3" \
 		-n "$4" -w 0 "$IP_B"
 }
-# the client keeps its QP a while after the sweep, for client_evset
+# the client keeps its QP a while after the sweep, for client_evset (as
+# long as the guards are scaled: its polls can take seconds)
 bound_ev_sweep() {
 	TAG=$1 pair "$BW" -d "$DEV_B" -g "$GID_B" -S "$3" -s "$3" -n "$4" -w 2 -- \
 		env MRC_QP_EV_PROFILE_ID="$2" "$BW" -d "$DEV_A" -g "$GID_A" -S "$3" -s "$3" \
-		-n "$4" -w 2 -L 3 "$IP_B"
+		-n "$4" -w 2 -L "$(tmo 3)" "$IP_B"
 }
 check "mrc_write_bw bound to cc profile 7: 64 KiB x $ITERS, every byte checked" \
 	bound_sweep cp. 7 65536 "$ITERS"

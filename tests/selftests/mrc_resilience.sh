@@ -213,8 +213,10 @@ fi
 # -- the operator: deny / allow on a live QP
 load_start
 qpn=$QPN
-sleep 2
-evs "${qpn:-0}" >"$LOGS/evs0"
+# the QP has its EVs once connected (RTR), seconds after it exists on the
+# debug kernel
+evs_built() { evs "${qpn:-0}" >"$LOGS/evs0" && jq -e 'length == 256' "$LOGS/evs0" >/dev/null; }
+wait_for "$TMO" evs_built
 check "ev show of the ib_write_bw QP: 256 EVs, 128 in rotation (32 per plane), the rest backups" \
 	jq -e 'length == 256 and ([.[] | select(.slot)] | length == 128 and
 		([group_by(.plane)[] | length] == [32, 32, 32, 32]))' "$LOGS/evs0"

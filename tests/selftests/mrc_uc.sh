@@ -108,11 +108,13 @@ sprayed() {
 }
 [ "$TOPO" = fabric ] && check "UC packets sprayed over every plane" sprayed
 # mrcctl ev show of a UC QP while ib_write_bw -c UC runs: its EV set, with
-# packets sent on EVs of every plane
+# packets sent on EVs of every plane. The run is scaled as the guards are:
+# a poll (four programs) can take seconds on a loaded debug kernel
 uc_evset() {
-	local f=$LOGS/evset q bg i ok=1
-	TAG=evs pair ib_write_bw -d "$DEV_B" -x "$GID_B" -c UC -s 65536 -D 4 -F -- \
-		ib_write_bw -d "$DEV_A" -x "$GID_A" -c UC -s 65536 -D 4 -F "$IP_B" >/dev/null &
+	local f=$LOGS/evset q bg i ok=1 d
+	d=$(tmo 4)
+	TAG=evs pair ib_write_bw -d "$DEV_B" -x "$GID_B" -c UC -s 65536 -D "$d" -F -- \
+		ib_write_bw -d "$DEV_A" -x "$GID_A" -c UC -s 65536 -D "$d" -F "$IP_B" >/dev/null &
 	bg=$!
 	for ((i = 0; i < 600; i++)); do
 		q=$(rc_qpn "$DEV_A" "$NS_A" UC)
