@@ -24,7 +24,10 @@
 #   plane      h1's plane 3 down after SECS seconds: how long what h2
 #              receives stays below half, when it is back to (N-1)/N = 0.75
 #              of before (within 10 %), and what it receives 5-8 s after
-#              against before; the QP's smoothed RTT beside
+#              against before; the QP's smoothed RTT beside. Twice, with
+#              128 writes outstanding: congestion control off (the shaped
+#              links queue for a quarter of a second) and NSCC (FAULTS_CC:
+#              short queues, so the resends are not held behind them)
 # Records "faults|KEY" values; faults_table prints them. Nothing here
 # fails the bench: a figure that cannot be measured is recorded "failed".
 
@@ -151,19 +154,21 @@ _faults_blackhole() {
 		"$(grep "^faults|avoid$1	" "$VALUES" | cut -f2)"
 }
 
+# _faults_plane KEY: h1's plane 3 down under ib_write_bw, 128 writes
+# outstanding; records faults|plane$KEY and faults|plane srtt$KEY
 _faults_plane() {
-	local log=$LOGS/faults-pl fault
+	local log=$LOGS/faults-pl${1// /-} fault
 	_faults_sampler "$log.samples"
 	_faults_bw $((3 * SECS + 5)) "$log"
 	sleep "$SECS"
-	record "faults|plane srtt" "$(_faults_srtt)"
+	record "faults|plane srtt$1" "$(_faults_srtt)"
 	fault=$(date +%s%N)
 	fabric_link_down h1-p3
 	wait "$BWPID"
 	fabric_link_up h1-p3
 	kill "$SAMPLER" 2>/dev/null
 	wait
-	record "faults|plane" "$(_faults_windows "$log.samples" "$fault" 0.75)"
+	record "faults|plane$1" "$(_faults_windows "$log.samples" "$fault" 0.75)"
 }
 
 # _faults_goodput TRANSPORT LOSS [PLANE]: ib_write_bw Gb/s at LOSS % (mrc,
@@ -205,11 +210,13 @@ run_faults() {
 			_faults_blackhole ' light' 1
 			if _faults_cc nscc; then
 				_faults_blackhole ' nscc' 128
+				_faults_plane ' nscc'
 				_faults_cc none
 			else
 				record "faults|avoid nscc" failed
+				record "faults|plane nscc" failed
 			fi
-			_faults_plane
+			_faults_plane ''
 		else
 			record "faults|note" "the fabric failed ($(tail -1 "$LOGS/faults-mrc-topology.log"))"
 		fi
@@ -241,11 +248,15 @@ faults_table() {
 			"(worst window ${worst:--}); ${after:--} Mbit/s 5-8 s after; the QP's smoothed RTT" \
 			"at the fault: ${V[faults|srtt$k]:--} ms"
 	done
-	read -r before stall _ after back <<<"${V[faults|plane]:--}"
-	echo "  plane 3 of h1 down: ${before:--} Mbit/s before; ${stall:--} ms below half;" \
-		"${after:--} Mbit/s 5-8 s after: $(ratio "${after:--}" "${before:--}") of before (3/4 = 0.75);" \
-		"back to 90 % of 3/4 of before ${back:--} ms after the event (last 30 ms below it; 0: never" \
-		"below), the QP's smoothed RTT ${V[faults|plane srtt]:--} ms"
+	for k in '' ' nscc'; do
+		[ "$k" != ' nscc' ] || [ -n "${V[faults|plane$k]:-}" ] || continue
+		read -r before stall _ after back <<<"${V[faults|plane$k]:--}"
+		echo "  plane 3 of h1 down, 128 writes outstanding$([ -z "$k" ] || echo ', NSCC'):" \
+			"${before:--} Mbit/s before; ${stall:--} ms below half; ${after:--} Mbit/s 5-8 s after:" \
+			"$(ratio "${after:--}" "${before:--}") of before (3/4 = 0.75); back to 90 % of 3/4 of before" \
+			"${back:--} ms after the event (last 30 ms below it; 0: never below), the QP's smoothed RTT" \
+			"${V[faults|plane srtt$k]:--} ms"
+	done
 	printf '  %-22s %10s %8s %10s %8s %10s %8s\n' "goodput, loss on all" "rxe Gb/s" "rxe/none" \
 		"mrc Gb/s" "mrc/none" "CC off" "off/none"
 	r0=${V[faults|rxe 0]:--} m0=${V[faults|mrc 0]:--} o0=${V[faults|mrc-off 0]:--}
