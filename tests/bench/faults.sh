@@ -6,7 +6,8 @@
 #   blackhole  netem loss 100 % on t0-p0-0:t1-p0-0 (one of plane 0's two
 #              paths) after SECS seconds: time from the fault to the first
 #              and the last EV of that path leaving the QP's rotation
-#              (mrcctl monitor), and what h2 received in 10 ms windows:
+#              (mrcctl monitor), and what h2 received in windows of 10 ms
+#              or more (the sampler's pace; ~35 ms under TCG):
 #              the mean before, how long it stayed below half of that
 #              (and its worst window), the mean 5-8 s after the fault.
 #              Three times: with ib_write_bw's 128 writes outstanding
@@ -32,19 +33,21 @@
 # fails the bench: a figure that cannot be measured is recorded "failed".
 
 # _faults_sampler FILE: until killed, "time_ns bytes..." lines: what h2's
-# plane links received, each, every ~10 ms (bench_sampler)
+# plane links received, each, every 10 ms or more (bench_sampler)
 _faults_sampler() {
 	bench_sampler "$NS_B" "$1" '/sys/class/net/p[0-9]*/statistics/rx_bytes'
 	SAMPLER=$BENCH_SAMPLER
 }
 
-# _faults_windows FILE FAULT_NS [SHARE]: "before stall worst after": Mbit/s
-# in the 2 s before the fault; ms of 10 ms windows below half of that in
-# the 5 s after it; the worst such window (Mbit/s); Mbit/s from 5 to 8 s
-# after it. With SHARE (the part of before that should remain, 0.75 for
-# one plane of four), a fifth: "back", ms from the fault to the end of the
-# last 30 ms (three windows) in those 5 s below 90 % of SHARE x before
-# (0: none was)
+# _faults_windows FILE FAULT_NS [SHARE]: "before stall worst after [back
+# reached] win": Mbit/s in the 2 s before the fault; ms of windows (10 ms
+# or more) below half of that in the 5 s after it; the worst such window
+# (Mbit/s); Mbit/s from 5 to 8 s after it. With SHARE (the part of before
+# that should remain, 0.75 for one plane of four): "back", ms from the
+# fault to the end of the last three windows in those 5 s below 90 % of
+# SHARE x before (0: none was), and "reached", ms to the end of the first
+# window at or above it. Last, the windows' mean length (ms): what the
+# times can resolve
 _faults_windows() {
 	awk -v f="$2" -v share="${3:-0}" '
 	{ t = $1 / 1e6; b = 0; for (i = 2; i <= NF; i++) b += $i }	# ms, bytes
@@ -61,6 +64,7 @@ _faults_windows() {
 	}
 	END {
 		if (!bn || !an || !wn) { print "- - - -"; exit }
+		for (i = 1; i <= wn; i++) dsum += d[i]
 		before = bs / bn
 		worst = w[1]
 		for (i = 1; i <= wn; i++) {
@@ -75,9 +79,13 @@ _faults_windows() {
 				if (sb / (d[i] + d[i-1] + d[i-2]) < 0.9 * share * before)
 					back = e[i]
 			}
-			printf " %.0f", back
+			reached = "-"
+			for (i = 1; i <= wn && reached == "-"; i++)
+				if (w[i] >= 0.9 * share * before)
+					reached = sprintf("%.0f", e[i])
+			printf " %.0f %s", back, reached
 		}
-		printf "\n"
+		printf " %.0f\n", dsum / wn
 	}' "$1"
 }
 
@@ -243,18 +251,19 @@ faults_table() {
 		echo "  blackhole t0-p0-0:t1-p0-0 (1 of plane 0's 2 paths), $([ "$k" = ' light' ] && echo 1 ||
 			echo 128) writes outstanding$([ "$k" != ' nscc' ] || echo ', NSCC'): ${n:--} EVs of the path left the" \
 			"rotation, the first after ${first:--} ms, the last after ${last:--} ms (time to avoid)"
-		read -r before stall worst after <<<"${V[faults|dip$k]:--}"
-		echo "    h2 received (10 ms windows): ${before:--} Mbit/s before; after it ${stall:--} ms below half" \
+		read -r before stall worst after win <<<"${V[faults|dip$k]:--}"
+		echo "    h2 received (windows of ${win:--} ms): ${before:--} Mbit/s before; after it ${stall:--} ms below half" \
 			"(worst window ${worst:--}); ${after:--} Mbit/s 5-8 s after; the QP's smoothed RTT" \
 			"at the fault: ${V[faults|srtt$k]:--} ms"
 	done
 	for k in '' ' nscc'; do
 		[ "$k" != ' nscc' ] || [ -n "${V[faults|plane$k]:-}" ] || continue
-		read -r before stall _ after back <<<"${V[faults|plane$k]:--}"
+		read -r before stall _ after back reached win <<<"${V[faults|plane$k]:--}"
 		echo "  plane 3 of h1 down, 128 writes outstanding$([ -z "$k" ] || echo ', NSCC'):" \
 			"${before:--} Mbit/s before; ${stall:--} ms below half; ${after:--} Mbit/s 5-8 s after:" \
-			"$(ratio "${after:--}" "${before:--}") of before (3/4 = 0.75); back to 90 % of 3/4 of before" \
-			"${back:--} ms after the event (last 30 ms below it; 0: never below), the QP's smoothed RTT" \
+			"$(ratio "${after:--}" "${before:--}") of before (3/4 = 0.75); 90 % of 3/4 of before first" \
+			"reached ${reached:--} ms after the event, last missed ${back:--} ms after it (three windows" \
+			"below it; 0: never); windows of ${win:--} ms; the QP's smoothed RTT" \
 			"${V[faults|plane srtt$k]:--} ms"
 	done
 	printf '  %-22s %10s %8s %10s %8s %10s %8s\n' "goodput, loss on all" "rxe Gb/s" "rxe/none" \
